@@ -1,0 +1,33 @@
+"""The registry of games by their public id (API.md); each game package exports ``GAME``."""
+
+from __future__ import annotations
+
+import importlib
+
+from domain.bots.random_bot import RandomBot
+from domain.kernel import Bot, Game, RulesError
+
+_PACKAGES = {
+    "heros-tavern": "domain.heros_tavern",
+}
+
+
+def game_ids() -> list[str]:
+    return list(_PACKAGES)
+
+
+def get_game(game_id: str) -> Game:
+    package = _PACKAGES.get(game_id)
+    if package is None:
+        raise RulesError("unknown_game", f"no game {game_id!r}; games: {', '.join(_PACKAGES)}")
+    return importlib.import_module(package).GAME
+
+
+def make_bot(game: Game, kind: str) -> Bot:
+    """A fresh bot of the named kind: ``random`` for every game, others as the game offers."""
+    if kind == "random":
+        return RandomBot()
+    factory = game.bots.get(kind)
+    if factory is None:
+        raise RulesError("unknown_bot", f"{game.name} has no {kind!r} bot; bots: random, {', '.join(game.bots)}")
+    return factory()

@@ -1,0 +1,129 @@
+"""The interface every game implements: the functional "decider" shape.
+
+A game is a frozen bundle of pure functions over its own immutable state:
+
+- ``initial(setup) -> State`` and ``evolve(State, Event) -> State``: the fold; a replay is only this.
+- ``begin(State, rng) -> events``: the opening events (shuffles, deals) drawn at version 0.
+- ``decide(State, Command, seat, rng) -> events``: the rules; raises ``RulesError`` to refuse.
+- ``legal(State, seat) -> commands``: every command the seat may send now, complete.
+- ``view(State, seat | None)``: what that seat (or a spectator, ``None``) may know.
+- ``event_view(Event, seat | None) -> Event | None``: an event as that seat may see it while the
+  match runs (an allow-list: a game shows only what it names; ``None`` hides the whole event).
+- ``hidden(State, seat | None) -> set[str]``: the identifiers that seat must not see right now
+  (other hands, face-down picks, deck contents); the conformance harness checks every view,
+  legal list and redacted event against them.
+- ``result(State) -> Result | None``: ``None`` while the match runs.
+
+Randomness comes only from the ``rng`` handed in, and its outcomes are written into the events,
+so ``evolve`` never draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+from domain.kernel.errors import RulesError
+from domain.kernel.rng import Rng
+
+Seat = int
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, forbid_unknown_fields=True):
+    """Base of every command: a frozen Struct whose JSON carries its class name as ``type``."""
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
+    """Base of every event: a frozen Struct whose JSON carries its class name as ``type``."""
+
+
+class Setup(msgspec.Struct, frozen=True):
+    """How a match was set up: the number of seats and the game's options (all filled in)."""
+
+    seats: int
+    options: dict[str, Any] = {}
+
+
+class Standing(msgspec.Struct, frozen=True):
+    seat: Seat
+    rank: int  # 1 is best; tied seats share a rank
+    score: int
+    tiebreak: int = 0  # the value that broke ties (each game says which), shown for audit
+
+
+class Result(msgspec.Struct, frozen=True):
+    """A finished match: who won (several on a shared victory, all or none in co-operative play)."""
+
+    winners: tuple[Seat, ...]
+    standings: tuple[Standing, ...]
+    details: dict[str, Any] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One match option: its name, its allowed values and its default."""
+
+    name: str
+    choices: tuple[Any, ...]
+    default: Any
+    description: str = ""
+
+
+class Bot(Protocol):
+    """A player that sees only what its seat sees: its view and its legal commands."""
+
+    def choose(self, view: Any, legal: Sequence[Command], rng: Rng) -> Command: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: str
+    name: str
+    rulebook: str
+    min_seats: int
+    max_seats: int
+    options: tuple[OptionSpec, ...]
+    command_type: Any  # the tagged union of this game's commands
+    event_type: Any  # the tagged union of this game's events
+    view_type: Any  # what view() returns
+    initial: Callable[[Setup], Any]
+    begin: Callable[[Any, Rng], list[Event]]
+    evolve: Callable[[Any, Event], Any]
+    decide: Callable[[Any, Command, Seat, Rng], list[Event]]
+    legal: Callable[[Any, Seat], list[Command]]
+    view: Callable[[Any, Seat | None], Any]
+    event_view: Callable[[Event, Seat | None], Event | None]
+    hidden: Callable[[Any, Seat | None], set[str]]
+    result: Callable[[Any], Result | None]
+    bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
+
+    def setup(self, seats: int, options: Mapping[str, Any] | None = None) -> Setup:
+        """Check the seat count and options, filling in defaults; refuses with a RulesError."""
+        if not self.min_seats <= seats <= self.max_seats:
+            raise RulesError("bad_seats", f"{self.name} seats {self.min_seats} to {self.max_seats}, not {seats}")
+        given = dict(options or {})
+        known = {spec.name: spec for spec in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise RulesError("bad_option", f"{self.name} has no option {', '.join(unknown)}")
+        chosen: dict[str, Any] = {}
+        for spec in self.options:
+            value = given.get(spec.name, spec.default)
+            if value not in spec.choices or isinstance(value, bool) != isinstance(spec.default, bool):
+                choices = ", ".join(map(str, spec.choices))
+                raise RulesError("bad_option", f"option {spec.name} takes one of {choices}, not {value!r}")
+            chosen[spec.name] = value
+        return Setup(seats=seats, options=chosen)
+
+    def option_from_text(self, name: str, text: str) -> Any:
+        """Parse ``KEY=VALUE`` text (from the command line) into the option's own type."""
+        for spec in self.options:
+            if spec.name == name:
+                for choice in spec.choices:
+                    if str(choice).lower() == text.lower():
+                        return choice
+                return text
+        return text

@@ -1,0 +1,41 @@
+"""The ``tavern`` command: one subcommand per job."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from domain.kernel import RulesError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tavern", description="Tavern board games, event-sourced.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    simulate = sub.add_parser("simulate", help="play bot matches in-process and print one JSON line each")
+    simulate.add_argument("game")
+    simulate.add_argument("--seats", type=int, required=True)
+    simulate.add_argument("--matches", type=int, default=1)
+    simulate.add_argument("--seed", default="0")
+    simulate.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    simulate.add_argument(
+        "--bot", action="append", metavar="KIND", help="random or greedy; repeat to give each seat its own, in order"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "simulate":
+            from services import simulate
+
+            return simulate.run(args)
+    except RulesError as error:
+        print(f"tavern: {error.code}: {error.message}", file=sys.stderr)
+        return 2
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+"""What the conformance harness plays: each game with its seat counts and options."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Case(NamedTuple):
+    game: str
+    seats: int
+    options: dict[str, Any]
+    matches: int
+
+
+CASES: list[Case] = [
+    Case("heros-tavern", 3, {}, 200),
+    Case("heros-tavern", 4, {}, 200),
+    Case("heros-tavern", 5, {}, 200),
+]
