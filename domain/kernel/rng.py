@@ -30,7 +30,7 @@ _SPAN = 1 << 64
 class Rng:
     """One named stream of the match seed; cheap to create, consumed by drawing."""
 
-    __slots__ = ("_prefix", "_block", "_words")
+    __slots__ = ("_block", "_prefix", "_words")
 
     def __init__(self, seed: str, position: int, label: str = "rules") -> None:
         self._prefix = f"{DERIVATION}|{seed}|{label}|{position}|"

@@ -10,8 +10,15 @@ from tests.conformance.harness import check_match
 
 CHUNK = 25  # matches per test, so that pytest-xdist can spread a case over both cores
 
+
+
+def case_id(case, first: int) -> str:
+    options = "-".join(f"{key}={value}" for key, value in case.options.items()) or "default"
+    return f"{case.game}-{case.seats}-{options}-{first}"
+
+
 PARAMS = [
-    pytest.param(case, first, id=f"{case.game}-{case.seats}-{'-'.join(f'{k}={v}' for k, v in case.options.items()) or 'default'}-{first}")
+    pytest.param(case, first, id=case_id(case, first))
     for case in CASES
     for first in range(0, case.matches, CHUNK)
 ]
