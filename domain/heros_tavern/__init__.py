@@ -1,0 +1,37 @@
+"""Hero's Tavern (Greg Santo Games): draft a tavern over five rounds, buy the cards worth keeping."""
+
+from __future__ import annotations
+
+from domain.heros_tavern import rules, views
+from domain.heros_tavern.bot import GreedyBot
+from domain.heros_tavern.commands import HtCommand
+from domain.heros_tavern.events import HtEvent
+from domain.heros_tavern.state import evolve, initial
+from domain.kernel import Game, OptionSpec
+
+GAME = Game(
+    id="heros-tavern",
+    name="Hero's Tavern",
+    rulebook="heros-tavern.txt",
+    min_seats=3,
+    max_seats=5,
+    options=(
+        OptionSpec(
+            "shopkeeper_cap", (False, True), False,
+            "cap the Shopkeeper at 6 heroes, as the reference card's 'Staff 1 to 6' suggests (HT-9)",
+        ),
+    ),
+    command_type=HtCommand,
+    event_type=HtEvent,
+    view_type=views.HtView,
+    initial=initial,
+    begin=rules.begin,
+    evolve=evolve,
+    decide=rules.decide,
+    legal=rules.legal,
+    view=views.view,
+    event_view=views.event_view,
+    hidden=views.hidden,
+    result=rules.result,
+    bots={"greedy": GreedyBot},
+)

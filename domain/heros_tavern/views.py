@@ -1,0 +1,95 @@
+"""What a seat (or a spectator, seat None) may see: its own hand and face-down pick, every tavern
+face up, the discard pile, the scoring pads; never another hand, another face-down pick or the
+draw pile's order or contents."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.heros_tavern.content import DECK, Card, Tokens
+from domain.heros_tavern.events import CardPicked, Dealt, HtEvent, ScoreRow, Shuffled
+from domain.heros_tavern.state import PURCHASE, State
+from domain.kernel import Seat
+
+
+class TavernCard(msgspec.Struct, frozen=True):
+    card: Card
+    tokens: Tokens | None  # the tokens paid onto a purchased card; None while unpurchased
+
+
+class SeatView(msgspec.Struct, frozen=True):
+    seat: int
+    tavern: tuple[TavernCard, ...]
+    tokens: Tokens  # unspent
+    hand_size: int
+    picked: bool  # has a face-down pick this turn (not which)
+    purchasing: bool  # still buying this round
+    pad: tuple[ScoreRow, ...]  # rounds 1-5, then final scoring
+    score: int  # the pad so far (plus unspent tokens once the match is over)
+
+
+class HtView(msgspec.Struct, frozen=True):
+    seat: int | None
+    round: int
+    phase: str  # "draft", "purchase" or "over"
+    pick_number: int  # 1-7 during the draft
+    hand: tuple[Card, ...]
+    my_pick: Card | None
+    seats: tuple[SeatView, ...]
+    discard: tuple[Card, ...]
+    deck_size: int
+    winners: tuple[int, ...]
+
+
+def seat_view(state: State, seat: Seat) -> SeatView:
+    owned = state.purchased[seat]
+    score = state.totals[seat] if state.totals else sum(row.total for row in state.pads[seat])
+    return SeatView(
+        seat=seat,
+        tavern=tuple(TavernCard(DECK[c], DECK[c].cost if c in owned else None) for c in state.taverns[seat]),
+        tokens=state.tokens[seat],
+        hand_size=len(state.hands[seat]),
+        picked=state.picks[seat] is not None,
+        purchasing=state.phase == PURCHASE and not state.finished[seat],
+        pad=state.pads[seat],
+        score=score,
+    )
+
+
+def view(state: State, seat: Seat | None) -> HtView:
+    mine = seat is not None
+    own_pick = state.picks[seat] if mine else None
+    return HtView(
+        seat=seat,
+        round=state.round,
+        phase=state.phase,
+        pick_number=state.picks_made + 1,
+        hand=tuple(DECK[c] for c in state.hands[seat]) if mine else (),
+        my_pick=DECK[own_pick] if own_pick else None,
+        seats=tuple(seat_view(state, s) for s in range(state.seats)),
+        discard=tuple(DECK[c] for c in state.discard),
+        deck_size=len(state.draw),
+        winners=state.winners,
+    )
+
+
+def event_view(event: HtEvent, seat: Seat | None) -> HtEvent | None:
+    """Deals show only the seat's own hand, picks only the picker's card, shuffles no order."""
+    if isinstance(event, Shuffled):
+        return msgspec.structs.replace(event, cards=None)
+    if isinstance(event, Dealt):
+        return msgspec.structs.replace(event, hands=tuple(h if s == seat else None for s, h in enumerate(event.hands)))
+    if isinstance(event, CardPicked) and event.seat != seat:
+        return msgspec.structs.replace(event, card=None)
+    return event
+
+
+def hidden(state: State, seat: Seat | None) -> set[str]:
+    """Other seats' hands and face-down picks, and the whole draw pile."""
+    secret = set(state.draw)
+    for other in range(state.seats):
+        if other != seat:
+            secret.update(state.hands[other])
+            if state.picks[other]:
+                secret.add(state.picks[other])
+    return secret
