@@ -36,7 +36,7 @@ class HtView(msgspec.Struct, frozen=True):
     hand: tuple[Card, ...]
     my_pick: Card | None
     seats: tuple[SeatView, ...]
-    discard: tuple[Card, ...]
+    discard: tuple[str, ...]  # face up; a card id names its kind (ht-<kind>-<copy>)
     deck_size: int
     winners: tuple[int, ...]
 
@@ -67,7 +67,7 @@ def view(state: State, seat: Seat | None) -> HtView:
         hand=tuple(DECK[c] for c in state.hands[seat]) if mine else (),
         my_pick=DECK[own_pick] if own_pick else None,
         seats=tuple(seat_view(state, s) for s in range(state.seats)),
-        discard=tuple(DECK[c] for c in state.discard),
+        discard=state.discard,
         deck_size=len(state.draw),
         winners=state.winners,
     )
