@@ -83,7 +83,7 @@ def pick(state: State, command: PickCard, seat: Seat, rng: Rng) -> list[HtEvent]
 
 def reveal(turn: Turn, rng: Rng) -> None:
     """All picks are in: turn them up and pass the hands left; empty hands end the draft."""
-    turn.add(PicksRevealed(cards=tuple(c or "" for c in turn.state.picks)))
+    turn.add(PicksRevealed(cards=tuple(filter(None, turn.state.picks))))
     if not turn.state.hands[0]:
         end_draft(turn, rng)
 

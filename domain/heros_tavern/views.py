@@ -8,7 +8,7 @@ import msgspec
 
 from domain.heros_tavern.content import DECK, Card, Tokens
 from domain.heros_tavern.events import CardPicked, Dealt, HtEvent, ScoreRow, Shuffled
-from domain.heros_tavern.state import PURCHASE, State
+from domain.heros_tavern.state import DRAFT, PURCHASE, State
 from domain.kernel import Seat
 
 
@@ -32,7 +32,7 @@ class HtView(msgspec.Struct, frozen=True):
     seat: int | None
     round: int
     phase: str  # "draft", "purchase" or "over"
-    pick_number: int  # 1-7 during the draft
+    pick_number: int  # 1-7 during the draft, 0 after it
     hand: tuple[Card, ...]
     my_pick: Card | None
     seats: tuple[SeatView, ...]
@@ -63,7 +63,7 @@ def view(state: State, seat: Seat | None) -> HtView:
         seat=seat,
         round=state.round,
         phase=state.phase,
-        pick_number=state.picks_made + 1,
+        pick_number=state.picks_made + 1 if state.phase == DRAFT else 0,
         hand=tuple(DECK[c] for c in state.hands[seat]) if mine else (),
         my_pick=DECK[own_pick] if own_pick else None,
         seats=tuple(seat_view(state, s) for s in range(state.seats)),

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import json
 
+from domain.bots.random_bot import RandomBot
 from domain.heros_tavern import GAME
+from domain.kernel import play
 from services.simulate import simulate
 
 
@@ -28,3 +30,15 @@ def test_greedy_beats_three_random_bots_clearly():
     lines = match_lines(["greedy", "random", "random", "random"], 60, seed="greedy-test")
     share = sum(1 / len(m["result"]["winners"]) for m in lines if 0 in m["result"]["winners"]) / len(lines)
     assert share > 0.45, f"greedy won {share:.0%} of 60 matches against random (baseline 25%)"
+
+
+def test_a_whole_match_fills_every_pad_and_totals_it_with_the_unspent_tokens():
+    table = play(GAME, GAME.setup(5), "pads", [RandomBot() for _ in range(5)])
+    view = GAME.view(table.state, None)
+    result = GAME.result(table.state)
+    assert view.phase == "over" and table.state.round == 5
+    for seat, standing in zip(view.seats, result.standings, strict=True):
+        assert len(seat.pad) == 6  # five rounds and the final scoring
+        assert standing.score == seat.score == sum(row.total for row in seat.pad) + seat.tokens.count
+        assert standing.tiebreak == seat.tokens.count
+        assert all(t.tokens == t.card.cost for t in seat.tavern)  # only purchased cards are left

@@ -17,6 +17,7 @@ from domain.heros_tavern.events import (
     MatchEnded,
     PicksRevealed,
     PurchasesFinished,
+    ResourcesAwarded,
     ScoreRow,
     Shuffled,
     TavernsScored,
@@ -126,9 +127,10 @@ def test_seven_picks_fill_every_tavern_and_open_the_purchases():
     state, _ = opening(4)
     for _ in range(7):
         state, events = run(state, *((seat, PickCard(card=state.hands[seat][0])) for seat in range(4)))
-    assert [len(t) for t in state.taverns] == [7] * 4
+    assert [len(t) for t in state.taverns] == [7] * 4 and state.phase == PURCHASE
     assert of_type(events, TavernsScored)[0].round == 1
-    assert state.phase in (PURCHASE, DRAFT)  # draft again only if nobody could buy anything
+    assert of_type(events, ResourcesAwarded)[0].awards == state.tokens
+    assert state.finished == tuple(not affordable(state, seat) for seat in range(4))
 
 
 def test_pick_refusals():
