@@ -21,6 +21,13 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--bot", action="append", metavar="KIND", help="random or greedy; repeat to give each seat its own, in order"
     )
+
+    serve = sub.add_parser("serve", help="run the gateway (and, without REDIS_URL, a worker on an embedded Redis)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--embedded-worker", action="store_true", help="also run an RQ worker in this process")
+
+    sub.add_parser("worker", help="run an RQ worker: projections and bot seats (needs REDIS_URL)")
     return parser
 
 
@@ -31,6 +38,14 @@ def main(argv: list[str] | None = None) -> int:
             from services import simulate
 
             return simulate.run(args)
+        if args.command == "serve":
+            from services import serve
+
+            return serve.run(args.host, args.port, args.embedded_worker)
+        if args.command == "worker":
+            from services import serve
+
+            return serve.run_worker()
     except RulesError as error:
         print(f"tavern: {error.code}: {error.message}", file=sys.stderr)
         return 2

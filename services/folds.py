@@ -1,0 +1,71 @@
+"""The fold of each match's log, cached per process: a load reads only the tail since the cache."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Game
+from services.matches import Match
+from services.store import GENESIS, EventStore, Record
+
+_DECODERS: dict[str, msgspec.json.Decoder] = {}
+
+
+def event_decoder(game: Game) -> msgspec.json.Decoder:
+    decoder = _DECODERS.get(game.id)
+    if decoder is None:
+        decoder = _DECODERS[game.id] = msgspec.json.Decoder(game.event_type)
+    return decoder
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    version: int
+    state: Any
+    last_hash: str  # the hash of the entry at ``version``: the next entry's ``prev``
+    last_time: float = 0.0
+
+
+class Folds:
+    def __init__(self, store: EventStore, capacity: int = 4096) -> None:
+        self.store = store
+        self._cache: OrderedDict[str, Folded] = OrderedDict()
+        self._capacity = capacity
+
+    def start(self, match: Match) -> Folded:
+        return Folded(0, match.game.initial(match.setup), GENESIS)
+
+    def apply(self, match: Match, folded: Folded, records: list[Record]) -> Folded:
+        if not records:
+            return folded
+        game = match.game
+        decode = event_decoder(game).decode
+        state = folded.state
+        for record in records:
+            state = game.evolve(state, decode(record.envelope.event))
+        last = records[-1]
+        return Folded(last.envelope.version, state, last.hash, last.envelope.time)
+
+    def cached(self, match: Match) -> Folded | None:
+        return self._cache.get(match.id)
+
+    async def load(self, match: Match) -> Folded:
+        """The fold of the whole log as it is now."""
+        folded = self._cache.get(match.id) or self.start(match)
+        records = await self.store.read(match.id, folded.version)
+        return self.keep(match, self.apply(match, folded, records))
+
+    def keep(self, match: Match, folded: Folded) -> Folded:
+        """Cache a fold unless a newer one is cached already (concurrent loads race harmlessly)."""
+        cached = self._cache.get(match.id)
+        if cached is None or cached.version < folded.version:
+            self._cache[match.id] = folded
+            if len(self._cache) > self._capacity:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(match.id)
+        return folded

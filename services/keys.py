@@ -1,0 +1,32 @@
+"""Every Redis key in one place. A match's keys share the hash tag ``{ID}`` (one Cluster slot)."""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def log(match_id: str) -> str:
+    """The match's event stream: entry id ``{version}-0``, fields ``b`` (envelope JSON) and ``h``."""
+    return f"match:{{{match_id}}}:log"
+
+
+def meta(match_id: str) -> str:
+    """Hash: game, seats, options, bots, seed (server-side only), its commitment, token hashes."""
+    return f"match:{{{match_id}}}:meta"
+
+
+def views(match_id: str) -> str:
+    """Hash: ``v`` the projection checkpoint, ``s:{seat}`` and ``spectator`` the view envelopes."""
+    return f"match:{{{match_id}}}:views"
+
+
+def idempotency(match_id: str, seat: int, key: str) -> str:
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    return f"match:{{{match_id}}}:idem:{seat}:{digest}"
+
+
+# On the queue's Redis (not per match): which matches have events the views do not show yet.
+DIRTY = "tavern:projector:dirty"
+CLAIMED = "tavern:projector:claimed"  # zset: match id -> lease deadline (unix seconds)
+# Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
+NOTICES = "tavern:views"

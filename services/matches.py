@@ -1,0 +1,129 @@
+"""Matches: creation (seed, commitment, tokens, opening events) and their immutable meta, cached."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from domain.games import get_game
+from domain.kernel import Game, Rng, RulesError, Setup
+from services import keys, tokens
+from services.store import GENESIS, Cause, EventStore, seal
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    id: str
+    game: Game
+    setup: Setup
+    seed: str  # server-side only: never in a view, event, error or log line before the match ends
+    seed_commitment: str
+    bots: tuple[int, ...]
+    bot_kind: str
+    token_hashes: dict[str, str]  # holder ("0", "1", ..., "spectator") -> SHA-256 of its token
+
+    def holder(self, token: str) -> str | None:
+        return tokens.identify(token, self.token_hashes)
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    match: Match
+    seat_tokens: list[str]
+    spectator_token: str
+
+
+def _bot_kind(game: Game, requested: str | None) -> str:
+    if requested is None:
+        return "greedy" if "greedy" in game.bots else "random"
+    if requested != "random" and requested not in game.bots:
+        raise RulesError("unknown_bot", f"{game.name} has no {requested!r} bot")
+    return requested
+
+
+class Matches:
+    """Creates matches and finds them; a match's meta never changes, so it is cached."""
+
+    def __init__(self, redis: Any, store: EventStore, capacity: int = 8192) -> None:
+        self.redis = redis
+        self.store = store
+        self._cache: OrderedDict[str, Match] = OrderedDict()
+        self._capacity = capacity
+
+    async def create(
+        self, game_id: str, seats: int, options: dict[str, Any], bots: list[int], bot_kind: str | None = None
+    ) -> Created:
+        game = get_game(game_id)
+        setup = game.setup(seats, options)
+        if any(not 0 <= seat < seats for seat in bots):
+            raise RulesError("bad_bots", f"bots must name seats 0 to {seats - 1}")
+        seed = secrets.token_hex(32)
+        seat_tokens = [tokens.new_token() for _ in range(seats)]
+        spectator = tokens.new_token()
+        hashes = {str(seat): tokens.digest(token) for seat, token in enumerate(seat_tokens)}
+        hashes[tokens.SPECTATOR] = tokens.digest(spectator)
+        match = Match(
+            id=secrets.token_hex(8),
+            game=game,
+            setup=setup,
+            seed=seed,
+            seed_commitment=hashlib.sha256(seed.encode()).hexdigest(),
+            bots=tuple(sorted(set(bots))),
+            bot_kind=_bot_kind(game, bot_kind),
+            token_hashes=hashes,
+        )
+        await self.redis.hset(keys.meta(match.id), mapping=_to_fields(match))
+        opening = game.begin(game.initial(setup), Rng(seed, 0))
+        records = seal(opening, 1, GENESIS, Cause())
+        appended = await self.store.append(match.id, 0, records, None, b"")
+        assert appended.outcome == "ok", appended  # a fresh random id has an empty log
+        self._remember(match)
+        return Created(match, seat_tokens, spectator)
+
+    async def get(self, match_id: str) -> Match | None:
+        match = self._cache.get(match_id)
+        if match is not None:
+            self._cache.move_to_end(match_id)
+            return match
+        fields = await self.redis.hgetall(keys.meta(match_id))
+        if not fields:
+            return None
+        match = _from_fields(match_id, {k.decode(): v.decode() for k, v in fields.items()})
+        self._remember(match)
+        return match
+
+    def _remember(self, match: Match) -> None:
+        self._cache[match.id] = match
+        if len(self._cache) > self._capacity:
+            self._cache.popitem(last=False)
+
+
+def _to_fields(match: Match) -> dict[str, str]:
+    fields = {
+        "game": match.game.id,
+        "seats": str(match.setup.seats),
+        "options": json.dumps(match.setup.options),
+        "bots": json.dumps(list(match.bots)),
+        "bot_kind": match.bot_kind,
+        "seed": match.seed,
+        "seed_commitment": match.seed_commitment,
+    }
+    fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
+    return fields
+
+
+def _from_fields(match_id: str, fields: dict[str, str]) -> Match:
+    return Match(
+        id=match_id,
+        game=get_game(fields["game"]),
+        setup=Setup(seats=int(fields["seats"]), options=json.loads(fields["options"])),
+        seed=fields["seed"],
+        seed_commitment=fields["seed_commitment"],
+        bots=tuple(json.loads(fields["bots"])),
+        bot_kind=fields["bot_kind"],
+        token_hashes={k.removeprefix("token:"): v for k, v in fields.items() if k.startswith("token:")},
+    )

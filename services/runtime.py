@@ -1,0 +1,101 @@
+"""One process's wiring: Redis clients, the store, the caches, the handler, projector and bots.
+
+Without ``REDIS_URL`` everything runs on one embedded fakeredis server (its Lua runs in lupa).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import fakeredis
+import redis
+import redis.asyncio
+from rq import Queue
+
+from services import keys, logs
+from services.bots import Bots
+from services.folds import Folds
+from services.handling import Handler
+from services.matches import Matches
+from services.metrics import Metrics
+from services.projector import Projector
+from services.settings import Settings
+from services.store import EventStore
+
+log = logs.get("tavern.runtime")
+
+
+class Runtime:
+    def __init__(self, settings: Settings, server: fakeredis.FakeServer | None = None) -> None:
+        self.settings = settings
+        if settings.embedded:
+            self.server = server or fakeredis.FakeServer()
+            self.events: Any = fakeredis.FakeAsyncRedis(server=self.server)
+            self.queue_async: Any = self.events
+            self.queue_sync: Any = fakeredis.FakeRedis(server=self.server)
+        else:
+            queue_url = settings.queue_url or settings.redis_url
+            self.events = redis.asyncio.Redis.from_url(settings.redis_url, max_connections=256)
+            self.queue_async = redis.asyncio.Redis.from_url(queue_url, max_connections=64)
+            self.queue_sync = redis.Redis.from_url(queue_url)
+        self.rq = Queue(settings.queue_name, connection=self.queue_sync)
+        self.metrics = Metrics()
+        self.store = EventStore(self.events, settings.idempotency_ttl_s)
+        self.matches = Matches(self.events, self.store)
+        self.folds = Folds(self.store)
+        self.projector = Projector(self.matches, self.folds, self.store, self.queue_async)
+        self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self.mark_dirty)
+        self.bots = Bots(self.matches, self.store, self.handler)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._kick = asyncio.Event()
+        self._kicker: asyncio.Task | None = None
+        self._sweeper: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        from services import worker
+
+        self.loop = asyncio.get_running_loop()
+        self._kick = asyncio.Event()
+        self._kicker = asyncio.create_task(self._kick_forever(worker.enqueue_drain))
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+        self._kick.set()  # a first drain picks up whatever a previous process left dirty
+
+    async def stop(self) -> None:
+        for task in (self._kicker, self._sweeper):
+            if task is not None:
+                task.cancel()
+        await self.events.aclose()
+        if self.queue_async is not self.events:
+            await self.queue_async.aclose()
+
+    async def mark_dirty(self, match_id: str) -> None:
+        """After an append: the match's views are behind; make sure a drain job will run."""
+        if await self.projector.mark_dirty(match_id):
+            self._kick.set()
+
+    async def _kick_forever(self, enqueue: Any) -> None:
+        # One enqueue per wake-up, however many matches turned dirty meanwhile: an RQ enqueue
+        # costs several Redis commands and runs in a thread (RQ is synchronous). A match marked
+        # dirty before the flag is cleared is seen by the job queued after it.
+        while True:
+            await self._kick.wait()
+            self._kick.clear()
+            try:
+                await asyncio.to_thread(enqueue, self)
+            except Exception:
+                log.exception("enqueue_failed")
+                await asyncio.sleep(0.5)
+                self._kick.set()
+
+    async def _sweep_forever(self, every_s: float = 1.0) -> None:
+        # A worker killed mid-projection leaves a claim behind and maybe no job to come: once its
+        # lease has expired, queue a drain, which puts the match back and projects it again.
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                if await self.queue_async.zcount(keys.CLAIMED, "-inf", time.time()):
+                    self._kick.set()
+            except Exception:
+                log.exception("sweep_failed")

@@ -1,0 +1,70 @@
+"""The API's own messages (API.md) as msgspec Structs: decoded strictly, and the OpenAPI source."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class Strict(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+class CreateMatch(Strict):
+    game: str
+    seats: int
+    options: dict[str, Any] = {}
+    bots: list[int] = []
+    bot: str | None = None  # an addition to API.md: which bot plays the bot seats (default greedy if any)
+
+
+class SeatToken(msgspec.Struct):
+    seat: int
+    token: str
+
+
+class MatchCreated(msgspec.Struct):
+    match_id: str
+    seats: list[SeatToken]
+    spectator_token: str
+    seed_commitment: str
+
+
+class ErrorDetail(msgspec.Struct):
+    code: str
+    message: str
+
+
+class ErrorBody(msgspec.Struct, omit_defaults=True):
+    error: ErrorDetail
+    version: int | None = None  # on a 409: the current version
+
+
+class Accepted(msgspec.Struct):
+    version: int
+    events: list[Any]  # the appended events as this seat may see them
+
+
+class GameInfo(msgspec.Struct):
+    id: str
+    name: str
+    min_seats: int
+    max_seats: int
+    options: list[dict[str, Any]]
+    bots: list[str]
+    schemas: dict[str, Any]  # JSON Schemas of its commands, events and views
+
+
+class ReplayFrame(msgspec.Struct):
+    version: int
+    event: Any
+    view: Any
+
+
+class Health(msgspec.Struct):
+    status: str
+
+
+def error(code: str, message: str, version: int | None = None) -> bytes:
+    return msgspec.json.encode(ErrorBody(ErrorDetail(code, message), version))

@@ -1,0 +1,39 @@
+"""``tavern serve`` and ``tavern worker``: settings from the environment, JSON logs, then run."""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+import uvicorn
+
+from services import logs, settings, worker
+from services.gateway import create_app
+
+log = logs.get("tavern.serve")
+
+
+def run(host: str, port: int, embedded_worker: bool = False) -> int:
+    config = settings.from_env()
+    logs.configure(config.log_level)
+    app = create_app(config, embedded_worker=embedded_worker or config.embedded)
+    where = "an embedded in-memory Redis (fakeredis)" if config.embedded else "Redis at REDIS_URL"
+    print(f"tavern: serving on http://{host}:{port} with {where}", flush=True)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets)
+            gc.freeze()  # start-up objects out of the collector's way: gen-2 pauses made the p99
+
+    server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on"))
+    server.run()
+    return 0
+
+
+def run_worker() -> int:
+    config = settings.from_env()
+    logs.configure(config.log_level)
+    if config.embedded:
+        print("tavern worker: set REDIS_URL (an embedded Redis lives inside `tavern serve`)", file=sys.stderr)
+        return 2
+    return worker.run(config)

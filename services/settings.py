@@ -1,0 +1,30 @@
+"""Settings from the environment: where Redis is, where the queue is, where to listen."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    redis_url: str | None  # the event store and views; None: an embedded in-memory fakeredis
+    queue_url: str | None  # RQ and the dirty set; None: the same Redis as the events
+    queue_name: str = "tavern"
+    log_level: str = "info"
+    idempotency_ttl_s: int = 24 * 3600
+    append_attempts: int = 16  # decides per command before giving up on a busy match (409 contention)
+
+    @property
+    def embedded(self) -> bool:
+        return self.redis_url is None
+
+
+def from_env(env: dict[str, str] | None = None) -> Settings:
+    env = os.environ if env is None else env
+    return Settings(
+        redis_url=env.get("REDIS_URL") or None,
+        queue_url=env.get("QUEUE_URL") or None,
+        queue_name=env.get("TAVERN_QUEUE", "tavern"),
+        log_level=env.get("LOG_LEVEL", "info").lower(),
+    )
