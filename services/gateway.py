@@ -277,7 +277,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             yield
         finally:
             if thread_worker is not None:
-                thread_worker.request_stop(None, None)
+                thread_worker.stop()
             await hub.stop()
             await runtime.stop()
 

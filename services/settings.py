@@ -14,6 +14,7 @@ class Settings:
     log_level: str = "info"
     idempotency_ttl_s: int = 24 * 3600
     append_attempts: int = 16  # decides per command before giving up on a busy match (409 contention)
+    lease_s: float = 5.0  # how long a projector's claim on a match lasts before another may redo it
 
     @property
     def embedded(self) -> bool:
@@ -27,4 +28,5 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         queue_url=env.get("QUEUE_URL") or None,
         queue_name=env.get("TAVERN_QUEUE", "tavern"),
         log_level=env.get("LOG_LEVEL", "info").lower(),
+        lease_s=float(env.get("TAVERN_LEASE_S", "5")),
     )

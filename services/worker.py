@@ -35,15 +35,18 @@ def install(runtime: Runtime) -> None:
     _runtime = runtime
 
 
-def _run(coroutine: Any) -> Any:
+def _run(make: Any, *args: Any) -> Any:
+    """Run ``make(*args)`` on the runtime's event loop and wait for its result."""
     assert _runtime is not None and _runtime.loop is not None, "no runtime installed in this process"
-    return asyncio.run_coroutine_threadsafe(coroutine, _runtime.loop).result(JOB_TIMEOUT_S)
+    if _runtime.loop.is_closed():
+        raise RuntimeError("the runtime has stopped")
+    return asyncio.run_coroutine_threadsafe(make(*args), _runtime.loop).result(JOB_TIMEOUT_S)
 
 
 def drain_job() -> None:
     runtime = _runtime
     assert runtime is not None
-    turns, more = _run(runtime.projector.drain())
+    turns, more = _run(runtime.projector.drain)
     for match_id, version in turns:
         enqueue_bots(runtime, match_id, version)
     if more:
@@ -52,7 +55,7 @@ def drain_job() -> None:
 
 def bots_job(match_id: str, version: int) -> None:
     assert _runtime is not None
-    _run(_runtime.bots.play(match_id, version))
+    _run(_runtime.bots.play, match_id, version)
 
 
 def enqueue_drain(runtime: Runtime) -> None:
@@ -77,17 +80,26 @@ class ThreadWorker(SimpleWorker):
     handlers (only a main thread may install them) and a timer for job timeouts."""
 
     death_penalty_class = TimerDeathPenalty
+    thread: threading.Thread
 
     def _install_signal_handlers(self) -> None:
         pass
 
+    @property
+    def dequeue_timeout(self) -> int:
+        return 1  # so that stop() takes effect within a second
+
+    def stop(self) -> None:
+        """Stop after the current job or wait for one (a daemon thread: it never holds up exit)."""
+        self._stop_requested = True
+
 
 def start_thread_worker(runtime: Runtime) -> ThreadWorker:
     worker = ThreadWorker([runtime.rq], connection=runtime.queue_sync)
-    thread = threading.Thread(
+    worker.thread = threading.Thread(
         target=worker.work, kwargs={"with_scheduler": False, "logging_level": "WARNING"}, daemon=True
     )
-    thread.start()
+    worker.thread.start()
     return worker
 
 
