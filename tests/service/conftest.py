@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import uuid
+from pathlib import Path
 
 import httpx
 import pytest
 import redis
+import uvicorn
 
 from services.gateway import create_app
 from services.settings import Settings
@@ -87,3 +92,61 @@ async def app(settings):
 async def api(app):
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://tavern") as client:
         yield client
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def service_env(redis: str | None, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    env |= {"LOG_LEVEL": "warning", "TAVERN_LEASE_S": "1", "PYTHONPATH": str(ROOT), **extra}
+    if redis is not None:
+        env["REDIS_URL"] = redis
+    return env
+
+
+def spawn(args: list[str], env: dict[str, str], log) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "services.cli", *args], cwd=ROOT, env=env, stdout=log, stderr=log)
+
+
+def wait_healthy(base_url: str, process: subprocess.Popen) -> None:
+    for _ in range(300):
+        assert process.poll() is None, "the gateway exited"
+        try:
+            if httpx.get(f"{base_url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+    pytest.fail("the gateway did not become healthy")
+
+
+@pytest.fixture
+def processes(tmp_path):
+    """Start `tavern serve` / `tavern worker` processes; all are killed at the end."""
+    started: list[subprocess.Popen] = []
+
+    def start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
+        log = open(tmp_path / f"{len(started)}-{args[0]}.log", "wb")  # noqa: SIM115 (closed with the process)
+        process = spawn(args, env, log)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        process.kill()
+        process.wait(10)
+
+
+@pytest.fixture
+async def served(app):
+    """The same app under a real uvicorn on a free port (streams need a real server)."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+        yield client
+    server.should_exit = True
+    await task
