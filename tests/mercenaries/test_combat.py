@@ -164,3 +164,13 @@ def test_discard_choice_errors():
     assert refused(pending, 1, ChooseDiscard(card=card(0, "7"))) == "not_a_candidate"
     assert refused(pending, 0, EndPhase()) == "awaiting_discard"
     assert GAME.legal(pending, 0) == [] and len(GAME.legal(pending, 1)) == 2
+
+
+def test_attack_against_defence_the_losing_defender_loses_its_lowest_shield():
+    defenders = (merc(1, "7", position=DEFENCE), merc(1, "3", position=DEFENCE))
+    state = position(player(0, field=(merc(0, "K"), merc(0, "9"))), player(1, field=defenders))
+    events, after = attack_all(state, (3, 3, 2, 2))  # 19 + 6 = 25 against 10 + 4 = 14
+    (combat,) = of_type(events, ev.Combat)
+    assert (combat.kind, combat.attack_strength, combat.defence_strength) == ("attack_vs_defence", 25, 14)
+    assert (combat.loser, combat.damage, combat.overrun) == (1, 11, False)
+    assert after.players[1].hp == 89 and after.players[1].trash == (card(1, "3"),)

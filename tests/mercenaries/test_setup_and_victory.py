@@ -7,7 +7,7 @@ import pytest
 from domain.kernel import Rng, RulesError
 from domain.mercenaries import GAME
 from domain.mercenaries import events as ev
-from domain.mercenaries.commands import DeclareAttack, EndPhase
+from domain.mercenaries.commands import Contract, DeclareAttack, EndPhase
 from domain.mercenaries.content import deck_of
 from domain.mercenaries.state import MORNING, OVER, Step
 from domain.mercenaries.turns import begin_turn, both_fallen, check_fallen
@@ -126,3 +126,11 @@ def test_a_game_ending_mid_discard_choice_clears_it():
     events, after = send(state, 0, DeclareAttack(attackers=(card(0, "K"),)), Dice(6, 6, 1, 1))
     assert not of_type(events, ev.DiscardChoiceAwaited) and after.discard_seat == -1
     assert after.wins == (1, 0) and after.number == 2
+
+
+def test_the_first_player_cannot_attack_on_its_first_turn():
+    _, state = opening(Dice(5, 2))
+    hired = next(c for c in GAME.legal(state, 0) if isinstance(c, Contract))
+    _, state = send(state, 0, hired)
+    _, afternoon = send(state, 0, EndPhase())
+    assert GAME.legal(afternoon, 0) == [EndPhase()]
