@@ -28,6 +28,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--embedded-worker", action="store_true", help="also run an RQ worker in this process")
 
     sub.add_parser("worker", help="run an RQ worker: projections and bot seats (needs REDIS_URL)")
+
+    audit = sub.add_parser("audit", help="verify an exported match offline: chain, seed, every event (docs/AUDIT.md)")
+    audit.add_argument("file")
+    replay = sub.add_parser("replay", help="print the view at a version of an exported match")
+    replay.add_argument("file")
+    replay.add_argument("--at", type=int, help="the version (default: the last)")
+    replay.add_argument("--seat", type=int, help="whose view (default: a spectator's)")
     return parser
 
 
@@ -42,6 +49,12 @@ def main(argv: list[str] | None = None) -> int:
             from services import serve
 
             return serve.run(args.host, args.port, args.embedded_worker)
+        if args.command in ("audit", "replay"):
+            from services import audit
+
+            if args.command == "audit":
+                return audit.run_audit(args.file)
+            return audit.run_replay(args.file, args.at, args.seat)
         if args.command == "worker":
             from services import serve
 

@@ -6,20 +6,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
-from domain.kernel import Game
+from projections.upcasting import event_decoder
 from services.matches import Match
-from services.store import GENESIS, EventStore, Record
-
-_DECODERS: dict[str, msgspec.json.Decoder] = {}
-
-
-def event_decoder(game: Game) -> msgspec.json.Decoder:
-    decoder = _DECODERS.get(game.id)
-    if decoder is None:
-        decoder = _DECODERS[game.id] = msgspec.json.Decoder(game.event_type)
-    return decoder
+from services.store import EventStore, Record
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +26,13 @@ class Folds:
         self._capacity = capacity
 
     def start(self, match: Match) -> Folded:
-        return Folded(0, match.game.initial(match.setup), GENESIS)
+        return Folded(0, match.game.initial(match.setup), match.genesis)
 
     def apply(self, match: Match, folded: Folded, records: list[Record]) -> Folded:
         if not records:
             return folded
         game = match.game
-        decode = event_decoder(game).decode
+        decode = event_decoder(game, match.rules_version)
         state = folded.state
         for record in records:
             state = game.evolve(state, decode(record.envelope.event))

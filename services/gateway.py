@@ -15,11 +15,11 @@ from starlette.routing import Route
 
 from domain.games import game_ids, get_game
 from domain.kernel import RulesError
-from domain.kernel.rng import DERIVATION
+from projections.chain import export_lines
 from projections.replay import frames
+from projections.upcasting import event_decoder
 from projections.views import all_views, field
 from services import openapi, tokens, worker
-from services.folds import event_decoder
 from services.handling import BadCommand, decode_command
 from services.matches import Match
 from services.runtime import Runtime
@@ -155,7 +155,7 @@ async def events(request: Request) -> Response:
     runtime = runtime_of(request)
     records = await runtime.store.read(match.id, after)
     finished = match.game.result((await runtime.folds.load(match)).state) is not None
-    decode = event_decoder(match.game).decode
+    decode = event_decoder(match.game, match.rules_version)
     out = []
     for record in records:
         envelope = record.envelope
@@ -181,7 +181,7 @@ async def replay(request: Request) -> Response:
     viewer = int_param(request, "seat", seat) if finished else None
     if viewer is not None and not 0 <= viewer < match.setup.seats:
         raise ApiError(400, "bad_query", "no such seat")
-    decode = event_decoder(match.game).decode
+    decode = event_decoder(match.game, match.rules_version)
     events = [decode(record.envelope.event) for record in records]
     return json_response(list(frames(match.game, match.setup, events, viewer, finished)))
 
@@ -190,18 +190,8 @@ async def export(request: Request) -> Response:
     match, _, _, records, finished = await log_so_far(request)
     if not finished:
         raise ApiError(409, "match_running", "a match is exported once it is finished (the seed is revealed then)")
-    header = {
-        "match_id": match.id,
-        "game": match.game.id,
-        "seats": match.setup.seats,
-        "options": match.setup.options,
-        "seed": match.seed,
-        "seed_commitment": match.seed_commitment,
-        "rng": DERIVATION,
-    }
-    lines = [msgspec.json.encode(header)]
-    lines += [msgspec.json.encode({"body": record.body.decode(), "hash": record.hash}) for record in records]
-    return Response(b"\n".join(lines) + b"\n", media_type="application/x-ndjson")
+    body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
+    return Response(body, media_type="application/x-ndjson")
 
 
 async def healthz(request: Request) -> Response:

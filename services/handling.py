@@ -79,7 +79,7 @@ class Handler:
             if prior is not None:
                 return _decode_answer(prior)
         game = match.game
-        cause = Cause(command_id, seat, idempotency)
+        cause = Cause(command_id, seat, idempotency, command)
         # First try the cached fold without reading Redis: the append is conditional anyway, and
         # with one gateway per match the cache is usually current. Anything it says no to is
         # checked again against a fresh read before the client hears it.

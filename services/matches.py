@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.games import get_game
 from domain.kernel import Game, Rng, RulesError, Setup
+from domain.kernel.rng import DERIVATION
+from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest
 from services import keys, tokens
 from services.store import GENESIS, Cause, EventStore, seal
 
@@ -20,11 +21,18 @@ class Match:
     id: str
     game: Game
     setup: Setup
-    seed: str  # server-side only: never in a view, event, error or log line before the match ends
+    seed: str = field(repr=False)  # server-side only: never in a view, event, error or log line before the end
     seed_commitment: str
     bots: tuple[int, ...]
     bot_kind: str
-    token_hashes: dict[str, str]  # holder ("0", "1", ..., "spectator") -> SHA-256 of its token
+    token_hashes: dict[str, str] = field(repr=False)  # holder ("0", ..., "spectator") -> SHA-256 of its token
+    rules_version: int = 1  # the game's rules version when the match was created
+    charter: str = ""  # what the match committed to at creation (projections/chain.py); "" before charters
+
+    @property
+    def genesis(self) -> str:
+        """The ``prev`` of entry 1: the charter's SHA-256."""
+        return digest(self.charter.encode()) if self.charter else GENESIS
 
     def holder(self, token: str) -> str | None:
         return tokens.identify(token, self.token_hashes)
@@ -66,19 +74,25 @@ class Matches:
         spectator = tokens.new_token()
         hashes = {str(seat): tokens.digest(token) for seat, token in enumerate(seat_tokens)}
         hashes[tokens.SPECTATOR] = tokens.digest(spectator)
+        match_id = secrets.token_hex(8)
+        charter = Charter(
+            CHARTER_FORMAT, match_id, game.id, game.rules_version, seats, setup.options, commitment(seed), DERIVATION
+        )
         match = Match(
-            id=secrets.token_hex(8),
+            id=match_id,
             game=game,
             setup=setup,
             seed=seed,
-            seed_commitment=hashlib.sha256(seed.encode()).hexdigest(),
+            seed_commitment=charter.seed_commitment,
             bots=tuple(sorted(set(bots))),
             bot_kind=_bot_kind(game, bot_kind),
             token_hashes=hashes,
+            rules_version=game.rules_version,
+            charter=charter_text(charter),
         )
         await self.redis.hset(keys.meta(match.id), mapping=_to_fields(match))
         opening = game.begin(game.initial(setup), Rng(seed, 0))
-        records = seal(opening, 1, GENESIS, Cause())
+        records = seal(opening, 1, match.genesis, Cause())
         appended = await self.store.append(match.id, 0, records, None, b"")
         assert appended.outcome == "ok", appended  # a fresh random id has an empty log
         self._remember(match)
@@ -111,6 +125,8 @@ def _to_fields(match: Match) -> dict[str, str]:
         "bot_kind": match.bot_kind,
         "seed": match.seed,
         "seed_commitment": match.seed_commitment,
+        "rules_version": str(match.rules_version),
+        "charter": match.charter,
     }
     fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
     return fields
@@ -126,4 +142,6 @@ def _from_fields(match_id: str, fields: dict[str, str]) -> Match:
         bots=tuple(json.loads(fields["bots"])),
         bot_kind=fields["bot_kind"],
         token_hashes={k.removeprefix("token:"): v for k, v in fields.items() if k.startswith("token:")},
+        rules_version=int(fields.get("rules_version", "1")),
+        charter=fields.get("charter", ""),
     )

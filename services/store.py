@@ -1,8 +1,9 @@
 """The event store: one Redis stream per match, appended to by one Lua script (append.lua).
 
 An entry's id is ``{version}-0``; its fields are ``b``, the envelope body (JSON: version, type,
-event, the causing command, time, the previous entry's hash) and ``h``, the SHA-256 of ``b``. So
-the log is a hash chain anyone can check from the first entry on.
+event, the causing command itself, time, the previous entry's hash) and ``h``, the SHA-256 of ``b``. So
+the log is a hash chain anyone can check from the first entry on; entry 1 chains to the
+SHA-256 of the match's charter (projections/chain.py, docs/AUDIT.md).
 """
 
 from __future__ import annotations
@@ -15,31 +16,15 @@ from typing import Any
 
 import msgspec
 
+from projections.chain import LEGACY_GENESIS, Cause, Envelope
 from services import keys
 
-GENESIS = "0" * 64  # the "previous hash" of version 1
+GENESIS = LEGACY_GENESIS  # the "previous hash" of version 1 in a log without a charter
 _HERE = Path(__file__).parent
 
 
 def script(name: str) -> str:
     return (_HERE / name).read_text()
-
-
-class Cause(msgspec.Struct, frozen=True):
-    """The command behind an event (None fields for the opening events written at creation)."""
-
-    id: str | None = None
-    seat: int | None = None
-    idempotency_key: str | None = None
-
-
-class Envelope(msgspec.Struct, frozen=True):
-    version: int
-    type: str
-    event: msgspec.Raw  # the game's event as JSON, decoded lazily with the game's event type
-    command: Cause
-    time: float
-    prev: str
 
 
 class Record(msgspec.Struct, frozen=True):

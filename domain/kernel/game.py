@@ -99,6 +99,10 @@ class Game:
     hidden: Callable[[Any, Seat | None], set[str]]
     result: Callable[[Any], Result | None]
     bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
+    # The rules version a match records at creation. An event schema change bumps it and adds an
+    # upcaster keyed (old version, event type): event JSON object at that version -> the next version's.
+    rules_version: int = 1
+    upcasters: Mapping[tuple[int, str], Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
 
     def setup(self, seats: int, options: Mapping[str, Any] | None = None) -> Setup:
         """Check the seat count and options, filling in defaults; refuses with a RulesError."""

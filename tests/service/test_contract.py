@@ -185,7 +185,9 @@ async def test_events_redacted_while_running_whole_and_chained_once_finished(api
     assert final["result"] is not None and final["legal"] == []
     whole = (await api.get(url, headers=bearer(created["spectator_token"]))).json()
     assert [envelope["version"] for envelope in whole] == list(range(1, final["version"] + 1))
-    assert whole[0]["prev"] == "0" * 64
+    # entry 1 chains to the match's charter (docs/AUDIT.md), whose hash the export's header carries
+    exported = await api.get(f"/v1/matches/{created['match_id']}/export", headers=bearer(created["spectator_token"]))
+    assert whole[0]["prev"] == json.loads(exported.text.partition("\n")[0])["genesis"]
     for before, after in itertools.pairwise(whole):
         assert after["prev"] == before["hash"]
 
@@ -224,7 +226,9 @@ async def test_export_only_when_finished_with_the_revealed_seed(api):
     lines = (await api.get(url, headers=bearer(created["spectator_token"]))).text.splitlines()
     header = json.loads(lines[0])
     assert hashlib.sha256(header["seed"].encode()).hexdigest() == created["seed_commitment"]
-    prev = "0" * 64
+    assert json.loads(header["charter"])["seed_commitment"] == created["seed_commitment"]
+    prev = header["genesis"]  # the SHA-256 of the charter (docs/AUDIT.md)
+    assert hashlib.sha256(header["charter"].encode()).hexdigest() == prev
     for line in lines[1:]:
         entry = json.loads(line)
         assert hashlib.sha256(entry["body"].encode()).hexdigest() == entry["hash"]

@@ -1,0 +1,250 @@
+"""The offline audit of an exported match (``tavern-export/1``, docs/AUDIT.md); pure.
+
+Checks, in this order, stopping at the first failure with the line and the reason:
+
+1. the file: JSON Lines, every line in its canonical encoding (so no byte can change unnoticed);
+2. the chain: the header's genesis is the SHA-256 of its charter; every entry's hash is the
+   SHA-256 of its body; versions run 1, 2, 3 ... and each ``prev`` is the previous hash;
+3. the seed: its SHA-256 is the charter's commitment, under a derivation this code knows;
+4. the rules: the opening events are what ``begin`` draws from the seed at version 0, and every
+   command, decided again against the state folded so far with the random stream of its
+   position, gives exactly the events recorded for it; the log ends with the match over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from domain.games import get_game
+from domain.kernel import Event, Game, Result, Rng, RulesError, Setup
+from domain.kernel.rng import DERIVATION
+from projections.chain import (
+    CHARTER_FORMAT,
+    EXPORT_FORMAT,
+    Cause,
+    Charter,
+    Envelope,
+    ExportEntry,
+    ExportHeader,
+    commitment,
+    digest,
+)
+from projections.upcasting import UpcastError, event_decoder
+
+
+class AuditFailure(Exception):
+    """The first thing wrong with an export: where (line and version) and why."""
+
+    def __init__(self, line: int, version: int | None, reason: str) -> None:
+        self.line, self.version, self.reason = line, version, reason
+        where = f"line {line}" + ("" if version is None else f" (version {version})")
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    line: int
+    envelope: Envelope
+    event: Event
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """An export whose file and hash chain are sound, decoded; the seed not yet checked."""
+
+    header: ExportHeader
+    charter: Charter
+    game: Game
+    entries: list[Entry]
+
+    @property
+    def setup(self) -> Setup:
+        return Setup(self.charter.seats, self.charter.options)
+
+    @property
+    def events(self) -> list[Event]:
+        return [entry.event for entry in self.entries]
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    match_id: str
+    game: str
+    rules_version: int
+    seats: int
+    entries: int
+    opening_events: int
+    commands: int
+    last_hash: str
+    result: Result
+
+
+def _strict(line_no: int, line: bytes, kind: Any, version: int | None = None) -> Any:
+    """Decode one JSON text that must be exactly the canonical encoding of ``kind``."""
+    try:
+        value = msgspec.json.decode(line, type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
+        raise AuditFailure(line_no, version, f"not a valid {kind.__name__}: {problem}") from problem
+    if msgspec.json.encode(value) != line:
+        raise AuditFailure(line_no, version, f"not the canonical encoding of a {kind.__name__}")
+    return value
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    if not data.endswith(b"\n"):
+        raise AuditFailure(data.count(b"\n") + 1, None, "the file does not end with a newline")
+    lines = data[:-1].split(b"\n")
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            raise AuditFailure(number, None, "an empty line")
+    return lines
+
+
+def _header(line: bytes, games: Callable[[str], Game]) -> tuple[ExportHeader, Charter, Game]:
+    header = _strict(1, line, ExportHeader)
+    if header.format != EXPORT_FORMAT:
+        raise AuditFailure(1, None, f"unknown export format {header.format!r} (this auditor reads {EXPORT_FORMAT})")
+    if digest(header.charter.encode()) != header.genesis:
+        raise AuditFailure(1, None, "the genesis is not the SHA-256 of the charter")
+    charter = _strict(1, header.charter.encode(), Charter)
+    if charter.format != CHARTER_FORMAT:
+        raise AuditFailure(1, None, f"unknown charter format {charter.format!r}")
+    try:
+        game = games(charter.game)
+    except RulesError as problem:
+        raise AuditFailure(1, None, problem.message) from problem
+    return header, charter, game
+
+
+def verify_chain(data: bytes, games: Callable[[str], Game] = get_game) -> Chain:
+    """Steps 1 and 2: the file and the hash chain, every event decoded (upcast if it is older)."""
+    lines = split_lines(data)
+    header, charter, game = _header(lines[0], games)
+    try:
+        decode = event_decoder(game, charter.rules_version)
+    except UpcastError as problem:
+        raise AuditFailure(1, None, str(problem)) from problem
+    prev = header.genesis
+    entries = []
+    for version, line in enumerate(lines[1:], start=1):
+        number = version + 1
+        entry = _strict(number, line, ExportEntry, version)
+        body = entry.body.encode()
+        if digest(body) != entry.hash:
+            raise AuditFailure(number, version, "the hash is not the SHA-256 of the body")
+        envelope = _strict(number, body, Envelope, version)
+        if envelope.version != version:
+            raise AuditFailure(number, version, f"the envelope says version {envelope.version}: moved or missing")
+        if envelope.prev != prev:
+            raise AuditFailure(number, version, "prev is not the previous entry's hash: an entry removed or moved")
+        try:
+            event = decode(envelope.event)
+        except (msgspec.DecodeError, msgspec.ValidationError, UpcastError) as problem:
+            raise AuditFailure(number, version, f"not an event of {game.id}: {problem}") from problem
+        if type(event).__name__ != envelope.type:
+            raise AuditFailure(number, version, f"the envelope type {envelope.type!r} is not the event's")
+        entries.append(Entry(number, envelope, event, entry.hash))
+        prev = entry.hash
+    return Chain(header, charter, game, entries)
+
+
+def verify_seed(chain: Chain) -> None:
+    """Step 3: the revealed seed is the committed one, under a derivation this code implements."""
+    if chain.charter.rng != DERIVATION:
+        raise AuditFailure(1, None, f"unknown random derivation {chain.charter.rng!r} (known: {DERIVATION})")
+    if commitment(chain.header.seed) != chain.charter.seed_commitment:
+        raise AuditFailure(1, None, "the revealed seed does not match the seed commitment")
+
+
+def _groups(entries: list[Entry]) -> Iterator[list[Entry]]:
+    """The entries in runs written by one command (the opening run has no command id)."""
+    run: list[Entry] = []
+    for entry in entries:
+        if run and entry.envelope.command.id != run[0].envelope.command.id:
+            yield run
+            run = []
+        run.append(entry)
+    if run:
+        yield run
+
+
+def _compare(decided: list[Event], run: list[Entry], what: str) -> None:
+    for offset, entry in enumerate(run):
+        if offset >= len(decided):
+            raise AuditFailure(entry.line, entry.envelope.version, f"{what} gives no such event")
+        if decided[offset] != entry.event:
+            raise AuditFailure(
+                entry.line, entry.envelope.version, f"{what} gives {msgspec.json.encode(decided[offset]).decode()}"
+            )
+    if len(decided) > len(run):
+        last = run[-1]
+        raise AuditFailure(last.line, last.envelope.version, f"{what} gives {len(decided) - len(run)} more event(s)")
+
+
+def _command(game: Game, entry: Entry, seats: int) -> tuple[Any, int]:
+    cause = entry.envelope.command
+    version = entry.envelope.version
+    if cause.id is None or cause.command is None or cause.seat is None:
+        raise AuditFailure(entry.line, version, "an event after the opening without the command that caused it")
+    if not 0 <= cause.seat < seats:
+        raise AuditFailure(entry.line, version, f"no seat {cause.seat}")
+    try:
+        return msgspec.convert(cause.command, game.command_type), cause.seat
+    except msgspec.ValidationError as problem:
+        raise AuditFailure(entry.line, version, f"not a command of {game.id}: {problem}") from problem
+
+
+def verify_rules(chain: Chain) -> tuple[int, int, Result]:
+    """Step 4: every event decided again from the seed and the recorded commands.
+    Answers (opening events, commands, result)."""
+    game, seed, entries = chain.game, chain.header.seed, chain.entries
+    state = game.initial(chain.setup)
+    count = 0
+    while count < len(entries) and entries[count].envelope.command == Cause():
+        count += 1
+    opening = entries[:count]  # written at creation, by no command
+    _compare(game.begin(state, Rng(seed, 0)), opening, "the opening deal from the seed")
+    for entry in opening:
+        state = game.evolve(state, entry.event)
+    commands = 0
+    for run in _groups(entries[len(opening) :]):
+        first = run[0]
+        command, seat = _command(game, first, chain.charter.seats)
+        for entry in run[1:]:
+            if entry.envelope.command != first.envelope.command:
+                raise AuditFailure(entry.line, entry.envelope.version, "one command id with two different commands")
+        before = first.envelope.version - 1
+        try:
+            decided = game.decide(state, command, seat, Rng(seed, before))
+        except RulesError as refusal:
+            reason = f"the rules refuse this command: {refusal}"
+            raise AuditFailure(first.line, first.envelope.version, reason) from refusal
+        _compare(decided, run, f"seat {seat}'s {type(command).__name__} at version {before}")
+        for entry in run:
+            state = game.evolve(state, entry.event)
+        commands += 1
+    result = game.result(state)
+    if result is None:
+        last = entries[-1] if entries else None
+        raise AuditFailure(
+            last.line if last else 1, last.envelope.version if last else None, "the log ends before the match is over"
+        )
+    return len(opening), commands, result
+
+
+def audit(data: bytes, games: Callable[[str], Game] = get_game) -> Report:
+    """All four steps; raises AuditFailure at the first thing wrong."""
+    chain = verify_chain(data, games)
+    verify_seed(chain)
+    opening, commands, result = verify_rules(chain)
+    charter = chain.charter
+    last = chain.entries[-1].hash
+    return Report(
+        charter.match_id, charter.game, charter.rules_version, charter.seats,
+        len(chain.entries), opening, commands, last, result,
+    )

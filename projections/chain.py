@@ -1,0 +1,86 @@
+"""The match log as a hash chain, and its export format (``tavern-export/1``); pure.
+
+A match opens with its *charter*: the JSON text naming the match, the game, its rules version,
+the seats, the options, the seed commitment and the random derivation. The charter's SHA-256 is
+the *genesis*, the ``prev`` of entry 1. Each entry's body is the JSON of an ``Envelope`` (version,
+event type, event, the command behind it, time, ``prev``); its hash is the SHA-256 of those exact
+bytes, and the next entry's ``prev``. So every byte of every entry and of the charter is covered.
+
+The export is JSON Lines: first an ``ExportHeader`` (the charter text, its hash, the revealed seed),
+then one ``ExportEntry`` per envelope, in version order (docs/AUDIT.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+
+EXPORT_FORMAT = "tavern-export/1"
+CHARTER_FORMAT = "tavern-charter/1"
+LEGACY_GENESIS = "0" * 64  # the ``prev`` of entry 1 in logs written before charters existed
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def commitment(seed: str) -> str:
+    """What is published at creation: the SHA-256 of the seed's UTF-8 text."""
+    return digest(seed.encode())
+
+
+class Cause(msgspec.Struct, frozen=True):
+    """The command behind an event (all None for the opening events written at creation)."""
+
+    id: str | None = None
+    seat: int | None = None
+    idempotency_key: str | None = None
+    command: Any = None  # the command as decided (its JSON object), so an auditor can decide it again
+
+
+class Envelope(msgspec.Struct, frozen=True):
+    version: int
+    type: str
+    event: msgspec.Raw  # the game's event as JSON, decoded lazily with the game's event type
+    command: Cause
+    time: float
+    prev: str
+
+
+class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a match commits to at creation, before anything is dealt."""
+
+    format: str
+    match_id: str
+    game: str
+    rules_version: int
+    seats: int
+    options: dict[str, Any]
+    seed_commitment: str
+    rng: str
+
+
+class ExportHeader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    format: str
+    charter: str  # the charter's JSON text, byte for byte as hashed
+    genesis: str  # SHA-256 of ``charter``: the ``prev`` of entry 1
+    seed: str  # revealed: its SHA-256 is the charter's seed_commitment
+
+
+class ExportEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    body: str  # the envelope's JSON text, byte for byte as hashed
+    hash: str
+
+
+def charter_text(charter: Charter) -> str:
+    return msgspec.json.encode(charter).decode()
+
+
+def export_lines(charter: str, seed: str, bodies: list[tuple[bytes, str]]) -> bytes:
+    """The export file: the header, then each (body, hash) in order; every line ends with a newline."""
+    encode = msgspec.json.encode
+    lines = [encode(ExportHeader(EXPORT_FORMAT, charter, digest(charter.encode()), seed))]
+    lines += [encode(ExportEntry(body.decode(), hash)) for body, hash in bodies]
+    return b"".join(line + b"\n" for line in lines)

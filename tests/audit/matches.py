@@ -1,0 +1,36 @@
+"""Finished matches exported by the service itself (the gateway on fakeredis, bots in every seat)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import httpx
+
+from domain.games import get_game
+from services.gateway import create_app
+from services.settings import Settings
+
+
+async def _export(game_id: str, seats: int, timeout: float) -> bytes:
+    settings = Settings(redis_url=None, queue_url=None, queue_name=f"audit-{uuid.uuid4().hex[:8]}", lease_s=1.0)
+    app = create_app(settings, embedded_worker=True)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://tavern") as api:
+            asked = {"game": game_id, "seats": seats, "bots": list(range(seats)), "bot": "random"}
+            created = (await api.post("/v1/matches", json=asked)).json()
+            url = f"/v1/matches/{created['match_id']}"
+            auth = {"Authorization": f"Bearer {created['spectator_token']}"}
+            deadline = asyncio.get_running_loop().time() + timeout
+            while (await api.get(f"{url}/view", headers=auth)).json()["status"] != "finished":
+                assert asyncio.get_running_loop().time() < deadline, f"{game_id}: the bots did not finish"
+                await asyncio.sleep(0.02)
+            answer = await api.get(f"{url}/export", headers=auth)
+            assert answer.status_code == 200, answer.text
+            return answer.content
+
+
+def exported(game_id: str, seats: int | None = None, timeout: float = 120.0) -> bytes:
+    """The export file of one whole match of ``game_id`` played by the service's random bots."""
+    return asyncio.run(_export(game_id, seats or get_game(game_id).min_seats, timeout))
