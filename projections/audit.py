@@ -32,6 +32,7 @@ from projections.chain import (
     ExportHeader,
     commitment,
     digest,
+    effective_seed,
 )
 from projections.upcasting import UpcastError, event_decoder
 
@@ -199,15 +200,33 @@ def _command(game: Game, entry: Entry, seats: int) -> tuple[Any, int]:
         raise AuditFailure(entry.line, version, f"not a command of {game.id}: {problem}") from problem
 
 
+def _opening_seed(chain: Chain, opening: list[Entry]) -> str:
+    """The seed the draws use: the revealed one with the seats' entropy folded in."""
+    cause = opening[0].envelope.command if opening else Cause()
+    for entry in opening:
+        if entry.envelope.command != cause or cause.seat is not None or cause.command is not None:
+            raise AuditFailure(entry.line, entry.envelope.version, "the opening entries disagree on what opened them")
+    given = sorted(int(seat) for seat in cause.entropy or {})
+    if given != sorted(chain.charter.entropy_seats):
+        where = opening[0] if opening else None
+        raise AuditFailure(
+            where.line if where else 1,
+            where.envelope.version if where else None,
+            f"entropy from seats {given}, but the charter waits for seats {sorted(chain.charter.entropy_seats)}",
+        )
+    return effective_seed(chain.header.seed, cause.entropy)
+
+
 def verify_rules(chain: Chain) -> tuple[int, int, Result]:
     """Step 4: every event decided again from the seed and the recorded commands.
     Answers (opening events, commands, result)."""
-    game, seed, entries = chain.game, chain.header.seed, chain.entries
+    game, entries = chain.game, chain.entries
     state = game.initial(chain.setup)
     count = 0
-    while count < len(entries) and entries[count].envelope.command == Cause():
+    while count < len(entries) and entries[count].envelope.command.id is None:
         count += 1
-    opening = entries[:count]  # written at creation, by no command
+    opening = entries[:count]  # written by no command: at creation, or once every seat gave entropy
+    seed = _opening_seed(chain, opening)
     _compare(game.begin(state, Rng(seed, 0)), opening, "the opening deal from the seed")
     for entry in opening:
         state = game.evolve(state, entry.event)

@@ -38,6 +38,7 @@ class Cause(msgspec.Struct, frozen=True):
     seat: int | None = None
     idempotency_key: str | None = None
     command: Any = None  # the command as decided (its JSON object), so an auditor can decide it again
+    entropy: dict[str, str] | None = None  # on the opening entries: each seat's contribution, by seat
 
 
 class Envelope(msgspec.Struct, frozen=True):
@@ -60,6 +61,7 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     options: dict[str, Any]
     seed_commitment: str
     rng: str
+    entropy_seats: list[int]  # the seats whose entropy the opening waits for (none: the seed alone)
 
 
 class ExportHeader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -72,6 +74,14 @@ class ExportHeader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class ExportEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     body: str  # the envelope's JSON text, byte for byte as hashed
     hash: str
+
+
+def effective_seed(seed: str, entropy: dict[str, str] | None) -> str:
+    """The seed every draw uses (``tavern-entropy/1``): the server's seed, then each seat's
+    contribution in seat order, folded in by s = hex SHA-256("{s}|{seat}|{contribution}")."""
+    for seat, contribution in sorted((entropy or {}).items(), key=lambda item: int(item[0])):
+        seed = digest(f"{seed}|{seat}|{contribution}".encode())
+    return seed
 
 
 def charter_text(charter: Charter) -> str:

@@ -6,6 +6,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from projections.chain import effective_seed
 from projections.upcasting import event_decoder
 from services.matches import Match
 from services.store import EventStore, Record
@@ -17,6 +18,7 @@ class Folded:
     state: Any
     last_hash: str  # the hash of the entry at ``version``: the next entry's ``prev``
     last_time: float = 0.0
+    seed: str = ""  # what the rules draw from: the match seed with any seat entropy folded in (never shown)
 
 
 class Folds:
@@ -26,18 +28,20 @@ class Folds:
         self._capacity = capacity
 
     def start(self, match: Match) -> Folded:
-        return Folded(0, match.game.initial(match.setup), match.genesis)
+        return Folded(0, match.game.initial(match.setup), match.genesis, 0.0, match.seed)
 
     def apply(self, match: Match, folded: Folded, records: list[Record]) -> Folded:
         if not records:
             return folded
         game = match.game
         decode = event_decoder(game, match.rules_version)
-        state = folded.state
+        state, seed = folded.state, folded.seed
         for record in records:
             state = game.evolve(state, decode(record.envelope.event))
+            if record.envelope.command.entropy:  # the opening, once every seat gave its entropy
+                seed = effective_seed(match.seed, record.envelope.command.entropy)
         last = records[-1]
-        return Folded(last.envelope.version, state, last.hash, last.envelope.time)
+        return Folded(last.envelope.version, state, last.hash, last.envelope.time, seed)
 
     def cached(self, match: Match) -> Folded | None:
         return self._cache.get(match.id)

@@ -19,7 +19,7 @@ from projections.chain import export_lines
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
-from services import openapi, tokens, worker
+from services import entropy, openapi, tokens, worker
 from services.handling import BadCommand, decode_command
 from services.matches import Match
 from services.runtime import Runtime
@@ -82,7 +82,9 @@ async def create_match(request: Request) -> Response:
         raise ApiError(400, "bad_request", str(problem)) from problem
     runtime = runtime_of(request)
     try:
-        created = await runtime.matches.create(asked.game, asked.seats, asked.options, asked.bots, asked.bot)
+        created = await runtime.matches.create(
+            asked.game, asked.seats, asked.options, asked.bots, asked.bot, asked.seat_entropy
+        )
     except RulesError as refusal:
         raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
     await runtime.mark_dirty(created.match.id)
@@ -194,6 +196,15 @@ async def export(request: Request) -> Response:
     return Response(body, media_type="application/x-ndjson")
 
 
+async def give_entropy(request: Request) -> Response:
+    match, seat = await authorize(request)
+    try:
+        given = await entropy.contribute(runtime_of(request), match, seat, await request.body())
+    except entropy.Refused as refusal:
+        raise ApiError(refusal.status, refusal.code, refusal.message) from refusal
+    return json_response(given)
+
+
 async def healthz(request: Request) -> Response:
     await runtime_of(request).events.ping()
     return json_response({"status": "ok"})
@@ -238,6 +249,7 @@ ROUTES = [
     Route("/v1/matches/{match_id}/events", events),
     Route("/v1/matches/{match_id}/replay", replay),
     Route("/v1/matches/{match_id}/export", export),
+    Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
     Route("/healthz", healthz),
     Route("/metrics", metrics),
     Route("/openapi.json", openapi_json),

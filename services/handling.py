@@ -91,7 +91,9 @@ class Handler:
             if expected is not None and expected != folded.version:
                 return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
             try:
-                events = game.decide(folded.state, command, seat, Rng(match.seed, folded.version))
+                if folded.version == 0:  # the opening waits for the seats' entropy (docs/AUDIT.md)
+                    raise RulesError("waiting_for_entropy", "the match opens once every seat has sent its entropy")
+                events = game.decide(folded.state, command, seat, Rng(folded.seed, folded.version))
             except RulesError as refusal:
                 if not fresh:
                     folded = None

@@ -11,7 +11,7 @@ from typing import Any
 from domain.games import get_game
 from domain.kernel import Game, Rng, RulesError, Setup
 from domain.kernel.rng import DERIVATION
-from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest
+from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, effective_seed
 from services import keys, tokens
 from services.store import GENESIS, Cause, EventStore, seal
 
@@ -28,6 +28,7 @@ class Match:
     token_hashes: dict[str, str] = field(repr=False)  # holder ("0", ..., "spectator") -> SHA-256 of its token
     rules_version: int = 1  # the game's rules version when the match was created
     charter: str = ""  # what the match committed to at creation (projections/chain.py); "" before charters
+    entropy_seats: tuple[int, ...] = ()  # the seats whose entropy the opening waits for (docs/AUDIT.md)
 
     @property
     def genesis(self) -> str:
@@ -63,7 +64,13 @@ class Matches:
         self._capacity = capacity
 
     async def create(
-        self, game_id: str, seats: int, options: dict[str, Any], bots: list[int], bot_kind: str | None = None
+        self,
+        game_id: str,
+        seats: int,
+        options: dict[str, Any],
+        bots: list[int],
+        bot_kind: str | None = None,
+        seat_entropy: bool = False,
     ) -> Created:
         game = get_game(game_id)
         setup = game.setup(seats, options)
@@ -75,8 +82,11 @@ class Matches:
         hashes = {str(seat): tokens.digest(token) for seat, token in enumerate(seat_tokens)}
         hashes[tokens.SPECTATOR] = tokens.digest(spectator)
         match_id = secrets.token_hex(8)
+        # with seat entropy the opening deal waits for every played (not bot) seat's contribution
+        waits_for = sorted(set(range(seats)) - set(bots)) if seat_entropy else []
         charter = Charter(
-            CHARTER_FORMAT, match_id, game.id, game.rules_version, seats, setup.options, commitment(seed), DERIVATION
+            CHARTER_FORMAT, match_id, game.id, game.rules_version, seats, setup.options, commitment(seed), DERIVATION,
+            waits_for,
         )
         match = Match(
             id=match_id,
@@ -89,14 +99,22 @@ class Matches:
             token_hashes=hashes,
             rules_version=game.rules_version,
             charter=charter_text(charter),
+            entropy_seats=tuple(waits_for),
         )
         await self.redis.hset(keys.meta(match.id), mapping=_to_fields(match))
-        opening = game.begin(game.initial(setup), Rng(seed, 0))
-        records = seal(opening, 1, match.genesis, Cause())
-        appended = await self.store.append(match.id, 0, records, None, b"")
-        assert appended.outcome == "ok", appended  # a fresh random id has an empty log
+        if not waits_for:
+            opened = await self.open(match)
+            assert opened, "a fresh random id has an empty log"
         self._remember(match)
         return Created(match, seat_tokens, spectator)
+
+    async def open(self, match: Match, entropy: dict[str, str] | None = None) -> bool:
+        """Append the opening events, drawn at version 0 from the seed with any entropy folded in;
+        False if the log is not empty (someone opened it first)."""
+        game = match.game
+        opening = game.begin(game.initial(match.setup), Rng(effective_seed(match.seed, entropy), 0))
+        records = seal(opening, 1, match.genesis, Cause(entropy=entropy))
+        return (await self.store.append(match.id, 0, records, None, b"")).outcome == "ok"
 
     async def get(self, match_id: str) -> Match | None:
         match = self._cache.get(match_id)
@@ -127,6 +145,7 @@ def _to_fields(match: Match) -> dict[str, str]:
         "seed_commitment": match.seed_commitment,
         "rules_version": str(match.rules_version),
         "charter": match.charter,
+        "entropy_seats": json.dumps(list(match.entropy_seats)),
     }
     fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
     return fields
@@ -144,4 +163,5 @@ def _from_fields(match_id: str, fields: dict[str, str]) -> Match:
         token_hashes={k.removeprefix("token:"): v for k, v in fields.items() if k.startswith("token:")},
         rules_version=int(fields.get("rules_version", "1")),
         charter=fields.get("charter", ""),
+        entropy_seats=tuple(json.loads(fields.get("entropy_seats", "[]"))),
     )

@@ -17,6 +17,7 @@ class CreateMatch(Strict):
     options: dict[str, Any] = {}
     bots: list[int] = []
     bot: str | None = None  # an addition to API.md: which bot plays the bot seats (default greedy if any)
+    seat_entropy: bool = False  # an addition: the opening waits for each played seat's entropy (docs/AUDIT.md)
 
 
 class SeatToken(msgspec.Struct):
