@@ -147,7 +147,7 @@ def verify_chain(data: bytes, games: Callable[[str], Game] = get_game) -> Chain:
             event = decode(envelope.event)
         except (msgspec.DecodeError, msgspec.ValidationError, UpcastError) as problem:
             raise AuditFailure(number, version, f"not an event of {game.id}: {problem}") from problem
-        if type(event).__name__ != envelope.type:
+        if type(event).__struct_config__.tag != envelope.type:
             raise AuditFailure(number, version, f"the envelope type {envelope.type!r} is not the event's")
         entries.append(Entry(number, envelope, event, entry.hash))
         prev = entry.hash

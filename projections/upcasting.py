@@ -27,16 +27,17 @@ def upcast(game: Game, recorded: int, event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
-_DECODERS: dict[tuple[str, int, int], Callable[[bytes], Event]] = {}
+# (id of the game object, recorded version) -> (that game, its decoder): games are not hashable
+_DECODERS: dict[tuple[int, int], tuple[Game, Callable[[bytes], Event]]] = {}
 
 
 def event_decoder(game: Game, recorded: int) -> Callable[[bytes], Event]:
     """bytes of an event written under rules version ``recorded`` -> the current event Struct."""
-    key = (game.id, game.rules_version, recorded)
-    decode = _DECODERS.get(key)
-    if decode is None:
-        decode = _DECODERS[key] = _decoder(game, recorded)
-    return decode
+    key = (id(game), recorded)
+    cached = _DECODERS.get(key)
+    if cached is None or cached[0] is not game:
+        cached = _DECODERS[key] = (game, _decoder(game, recorded))
+    return cached[1]
 
 
 def _decoder(game: Game, recorded: int) -> Callable[[bytes], Event]:

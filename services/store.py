@@ -52,7 +52,7 @@ def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | No
     records = []
     for offset, event in enumerate(events):
         payload = msgspec.Raw(_encoder.encode(event))
-        envelope = Envelope(first + offset, type(event).__name__, payload, cause, now, prev)
+        envelope = Envelope(first + offset, type(event).__struct_config__.tag, payload, cause, now, prev)
         body = _encoder.encode(envelope)
         prev = hashlib.sha256(body).hexdigest()
         records.append(Record(envelope, body, prev))
