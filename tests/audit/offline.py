@@ -1,0 +1,28 @@
+"""An export made without the service: a bot match played in memory, sealed exactly as the service
+seals its log (services/store.py) under a charter. For benchmarks and quick checks."""
+
+from __future__ import annotations
+
+from domain.games import get_game, make_bot
+from domain.kernel import Table, bot_turn
+from domain.kernel.rng import DERIVATION
+from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, export_lines
+from services.store import Cause, seal
+
+
+def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = None, bot: str = "random") -> bytes:
+    game = get_game(game_id)
+    setup = game.setup(seats, options)
+    charter = charter_text(
+        Charter(CHARTER_FORMAT, f"offline-{seed}", game.id, game.rules_version, seats, setup.options,
+                commitment(seed), DERIVATION, [])
+    )
+    table = Table(game, setup, seed)
+    records = seal(table.events, 1, digest(charter.encode()), Cause(), now=0.0)
+    bots = [make_bot(game, bot) for _ in range(seats)]
+    while not table.finished:
+        seat, command = bot_turn(table, bots)
+        events = table.submit(seat, command)
+        cause = Cause(f"c{len(records)}", seat, None, command)
+        records += seal(events, len(records) + 1, records[-1].hash, cause, now=float(len(records)))
+    return export_lines(charter, seed, [(record.body, record.hash) for record in records])

@@ -1,0 +1,53 @@
+"""Audit benchmark: prints figures, asserts nothing (pytest does not collect it).
+
+    python tests/bench/bench_audit.py [--game mercenaries] [--seats 2] [--option best_of=3] [--runs 5]
+
+One long bot match is played in memory and sealed as the service seals its log; then the whole
+offline audit (file, chain, seed, every command decided again) runs over its export several
+times. Printed: entries verified per second (median), and the chain check alone for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from domain.games import get_game
+from projections.audit import audit, verify_chain
+from tests.audit.offline import export_of_play
+
+
+def rate(check, data: bytes, entries: int, runs: int) -> float:
+    rates = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        check(data)
+        rates.append(entries / (time.perf_counter() - started))
+    return statistics.median(rates)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--game", default="mercenaries")
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--option", action="append", metavar="KEY=VALUE", help="default for mercenaries: best_of=3")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    game = get_game(args.game)
+    given = args.option if args.option is not None else (["best_of=3"] if args.game == "mercenaries" else [])
+    options = {k: game.option_from_text(k, v) for k, v in (o.split("=", 1) for o in given)}
+    longest = max((export_of_play(args.game, args.seats, f"bench:{i}", options) for i in range(5)), key=len)
+    report = audit(longest)
+    print(f"{args.game}, {args.seats} seats, {options}: the longest of 5 matches")
+    print(f"  {report.entries} entries, {report.commands} commands, {len(longest) / 1e6:.2f} MB")
+    print(f"  full audit : {rate(audit, longest, report.entries, args.runs):,.0f} entries/s")
+    print(f"  chain only : {rate(verify_chain, longest, report.entries, args.runs):,.0f} entries/s")
+
+
+if __name__ == "__main__":
+    main()
