@@ -9,6 +9,7 @@ import msgspec
 from domain.games import game_ids, get_game
 from projections.replay import Frame
 from projections.views import ViewEnvelope
+from services.entropy import Contributed, Contribution
 from services.schemas import Accepted, CreateMatch, ErrorBody, GameInfo, Health, MatchCreated
 
 REF = "#/components/schemas/"
@@ -106,6 +107,19 @@ def document() -> dict[str, Any]:
                 403,
                 404,
                 409,
+                **authed,
+            )
+        },
+        "/v1/matches/{match_id}/entropy": {
+            "post": op(
+                "A seat's entropy, before the opening deal of a match created with seat_entropy (docs/AUDIT.md)",
+                {"200": {"description": "kept", **_json(msgspec.json.schema(Contributed))}},
+                400,
+                401,
+                403,
+                404,
+                422,
+                requestBody=_json(msgspec.json.schema(Contribution)),
                 **authed,
             )
         },
