@@ -7,9 +7,22 @@ from __future__ import annotations
 import msgspec
 
 from domain.heros_tavern.content import DECK, Card, Tokens
-from domain.heros_tavern.events import CardPicked, Dealt, HtEvent, ScoreRow, Shuffled
+from domain.heros_tavern.events import (
+    CardBought,
+    CardPicked,
+    CardsDiscarded,
+    Dealt,
+    MatchEnded,
+    PicksRevealed,
+    PurchasesFinished,
+    ResourcesAwarded,
+    ScoreRow,
+    Shuffled,
+    TavernsScored,
+)
 from domain.heros_tavern.state import DRAFT, PURCHASE, State
 from domain.kernel import Seat
+from domain.kernel.redaction import AllowList, to_everyone
 
 
 class TavernCard(msgspec.Struct, frozen=True):
@@ -73,15 +86,31 @@ def view(state: State, seat: Seat | None) -> HtView:
     )
 
 
-def event_view(event: HtEvent, seat: Seat | None) -> HtEvent | None:
-    """Deals show only the seat's own hand, picks only the picker's card, shuffles no order."""
-    if isinstance(event, Shuffled):
-        return msgspec.structs.replace(event, cards=None)
-    if isinstance(event, Dealt):
-        return msgspec.structs.replace(event, hands=tuple(h if s == seat else None for s, h in enumerate(event.hands)))
-    if isinstance(event, CardPicked) and event.seat != seat:
-        return msgspec.structs.replace(event, card=None)
-    return event
+def _shuffled(event: Shuffled, seat: Seat | None) -> Shuffled:
+    return msgspec.structs.replace(event, cards=None)  # nobody sees a deck's order
+
+
+def _dealt(event: Dealt, seat: Seat | None) -> Dealt:
+    return msgspec.structs.replace(event, hands=tuple(h if s == seat else None for s, h in enumerate(event.hands)))
+
+
+def _picked(event: CardPicked, seat: Seat | None) -> CardPicked:
+    return event if event.seat == seat else msgspec.structs.replace(event, card=None)
+
+
+# Deals show only the seat's own hand, picks only the picker's card, shuffles no order.
+event_view = AllowList({
+    Shuffled: _shuffled,
+    Dealt: _dealt,
+    CardPicked: _picked,
+    PicksRevealed: to_everyone,
+    TavernsScored: to_everyone,
+    ResourcesAwarded: to_everyone,
+    CardBought: to_everyone,
+    PurchasesFinished: to_everyone,
+    CardsDiscarded: to_everyone,
+    MatchEnded: to_everyone,
+})
 
 
 def hidden(state: State, seat: Seat | None) -> set[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from domain.kernel import Event
+from domain.kernel.redaction import AllowList, to_everyone
 from domain.mercenaries import events as ev
 from domain.mercenaries.content import Stats, rank_of
 from domain.mercenaries.rules import may_attack, summoning_sick
@@ -85,13 +85,28 @@ def view(state: State, seat: int | None) -> MercenariesView:
     )
 
 
-def event_view(event: Event, seat: int | None) -> Event | None:
-    """Deck orders are seen by nobody; a drawn card only by the seat that drew it."""
-    if isinstance(event, ev.DeckShuffled):
-        return replace(event, cards=())
-    if isinstance(event, ev.CardsDrawn) and event.seat != seat:
-        return replace(event, cards=())
-    return event
+def _shuffled(event: ev.DeckShuffled, seat: int | None) -> ev.DeckShuffled:
+    return replace(event, cards=())  # nobody sees a deck's order
+
+
+def _drawn(event: ev.CardsDrawn, seat: int | None) -> ev.CardsDrawn:
+    return event if event.seat == seat else replace(event, cards=())
+
+
+# Deck orders are seen by nobody; a drawn card only by the seat that drew it; the rest is face up.
+event_view = AllowList({
+    ev.DeckShuffled: _shuffled,
+    ev.CardsDrawn: _drawn,
+    **dict.fromkeys(
+        (
+            ev.StartingRoll, ev.GameBegan, ev.TurnBegan, ev.IncomeTaken, ev.Contracted, ev.MercenarySold,
+            ev.PositionSet, ev.AllInDeclared, ev.PhaseBegan, ev.AttackDeclared, ev.Combat, ev.DirectAttack,
+            ev.MercenariesTrashed, ev.DiscardChoiceAwaited, ev.WagesPaid, ev.WagesWaived, ev.MercenaryDismissed,
+            ev.GameWon, ev.MatchWon,
+        ),
+        to_everyone,
+    ),
+})
 
 
 def hidden(state: State, seat: int | None) -> set[str]:
