@@ -6,20 +6,9 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.heros_tavern import events as ev
 from domain.heros_tavern.content import DECK, Card, Tokens
-from domain.heros_tavern.events import (
-    CardBought,
-    CardPicked,
-    CardsDiscarded,
-    Dealt,
-    MatchEnded,
-    PicksRevealed,
-    PurchasesFinished,
-    ResourcesAwarded,
-    ScoreRow,
-    Shuffled,
-    TavernsScored,
-)
+from domain.heros_tavern.events import CardPicked, Dealt, ScoreRow, Shuffled
 from domain.heros_tavern.state import DRAFT, PURCHASE, State
 from domain.kernel import Seat
 from domain.kernel.redaction import AllowList, to_everyone
@@ -103,13 +92,11 @@ event_view = AllowList({
     Shuffled: _shuffled,
     Dealt: _dealt,
     CardPicked: _picked,
-    PicksRevealed: to_everyone,
-    TavernsScored: to_everyone,
-    ResourcesAwarded: to_everyone,
-    CardBought: to_everyone,
-    PurchasesFinished: to_everyone,
-    CardsDiscarded: to_everyone,
-    MatchEnded: to_everyone,
+    **dict.fromkeys(
+        (ev.PicksRevealed, ev.TavernsScored, ev.ResourcesAwarded, ev.CardBought, ev.PurchasesFinished,
+         ev.CardsDiscarded, ev.MatchEnded),
+        to_everyone,
+    ),
 })
 
 
