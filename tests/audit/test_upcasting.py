@@ -15,12 +15,15 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import domain.heros_tavern as heros_tavern
 from domain.heros_tavern import GAME
 from domain.heros_tavern.events import CardPicked, HtEvent
 from domain.kernel import Event, fold
 from projections.audit import AuditFailure, audit, verify_chain
 from projections.replay import frames
 from projections.upcasting import UpcastError, event_decoder, upcast
+from tests.service.client import bearer, create
+from tests.service.test_contract import wait_finished
 
 FIXTURE = Path(__file__).parent / "fixtures" / "heros-tavern-rules-1.jsonl"
 
@@ -100,3 +103,26 @@ def test_upcasters_apply_from_the_recorded_version_only():
         upcast(GAME, 2, dict(event))  # a match from newer rules than this code
     decode = event_decoder(V2, 1)
     assert decode(msgspec.json.encode(event)) == CardPickedV2(seat=1, card_id="ht-market-07")
+
+
+@pytest.mark.anyio
+async def test_the_service_keeps_serving_a_match_recorded_before_the_change(app, api, monkeypatch):
+    """A match played under version 1; then the code moves to version 2: the service still folds,
+    replays, feeds and exports it (its recorded version is 1), and the export audits under 2."""
+    created = await create(api, seats=3, bots=[0, 1, 2], bot="random")
+    await wait_finished(api, created)
+    monkeypatch.setattr(heros_tavern, "GAME", V2)
+    runtime = app.state.runtime
+    runtime.matches._cache.clear()  # as a restarted service would: nothing of version 1 in memory
+    runtime.folds._cache.clear()
+    url, auth = f"/v1/matches/{created['match_id']}", bearer(created["spectator_token"])
+    frames_v2 = (await api.get(f"{url}/replay", params={"seat": 1}, headers=auth)).json()
+    assert frames_v2[-1]["view"]["winners"] and any(
+        frame["event"] and frame["event"]["type"] == "CardPicked" and "card_id" in frame["event"] for frame in frames_v2
+    )
+    events = (await api.get(f"{url}/events", headers=auth)).json()
+    assert len(events) == len(frames_v2) - 1
+    data = (await api.get(f"{url}/export", headers=auth)).content
+    assert b'\\"card\\":' in data  # the log itself is never rewritten
+    report = audit(data, games=lambda _: V2)
+    assert report.rules_version == 1 and report.result.winners == tuple(frames_v2[-1]["view"]["winners"])
