@@ -54,5 +54,5 @@ async def contribute(runtime: Runtime, match: Match, seat: int | None, body: byt
     missing = [other for other in match.entropy_seats if str(other) not in entropy]
     if not missing:
         await runtime.matches.open(match, entropy)  # False when a concurrent last contribution won
-        await runtime.mark_dirty(match.id)
+        await runtime.appended(match.id)
     return Contributed(seat, missing, not missing)

@@ -22,7 +22,7 @@ from projections.upcasting import event_decoder
 from tests.service.client import bearer
 
 pytestmark = pytest.mark.anyio
-MATCHES = 3
+MATCHES = 5
 
 
 @dataclass
