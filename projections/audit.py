@@ -83,6 +83,7 @@ class Report:
     commands: int
     last_hash: str
     result: Result
+    entropy_seats: list[int]  # whose entropy was folded into the seed
 
 
 def _strict(line_no: int, line: bytes, kind: Any, version: int | None = None) -> Any:
@@ -183,8 +184,8 @@ def _compare(decided: list[Event], run: list[Entry], what: str) -> None:
                 entry.line, entry.envelope.version, f"{what} gives {msgspec.json.encode(decided[offset]).decode()}"
             )
     if len(decided) > len(run):
-        last = run[-1]
-        raise AuditFailure(last.line, last.envelope.version, f"{what} gives {len(decided) - len(run)} more event(s)")
+        line, version = (run[-1].line, run[-1].envelope.version) if run else (1, None)  # no entry at all
+        raise AuditFailure(line, version, f"{what} gives {len(decided) - len(run)} more event(s)")
 
 
 def _command(game: Game, entry: Entry, seats: int) -> tuple[Any, int]:
@@ -265,5 +266,5 @@ def audit(data: bytes, games: Callable[[str], Game] = get_game) -> Report:
     last = chain.entries[-1].hash
     return Report(
         charter.match_id, charter.game, charter.rules_version, charter.seats,
-        len(chain.entries), opening, commands, last, result,
+        len(chain.entries), opening, commands, last, result, charter.entropy_seats,
     )

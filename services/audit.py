@@ -13,10 +13,21 @@ from projections.audit import AuditFailure, audit, verify_chain
 from projections.views import envelope
 
 
+def _read(path: str) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except OSError as problem:
+        print(f"tavern: cannot read {path}: {problem.strerror}", file=sys.stderr)
+        return None
+
+
 def run_audit(path: str) -> int:
     """Print a report; exit 1 at the first failure, naming the line, the version and why."""
+    data = _read(path)
+    if data is None:
+        return 2
     try:
-        report = audit(Path(path).read_bytes())
+        report = audit(data)
     except AuditFailure as failure:
         print(f"AUDIT FAILED {path}: {failure}", file=sys.stderr)
         return 1
@@ -24,7 +35,8 @@ def run_audit(path: str) -> int:
     print(f"audit ok: {path}")
     print(f"  match {report.match_id}: {report.game}, rules version {report.rules_version}, {report.seats} seats")
     print(f"  chain: {report.entries} entries, every hash and link checked; last hash {report.last_hash}")
-    print("  seed: matches its commitment")
+    entropy = f"; entropy of seats {report.entropy_seats} folded in" if report.entropy_seats else ""
+    print(f"  seed: matches its commitment{entropy}")
     print(f"  rules: {report.opening_events} opening events drawn again from the seed,")
     print(f"         {report.commands} commands decided again, every event the same")
     print(f"  result: winners {winners}")
@@ -33,8 +45,11 @@ def run_audit(path: str) -> int:
 
 def run_replay(path: str, at: int | None, seat: int | None) -> int:
     """Print the view envelope at version ``at`` (the last without it) for a seat or a spectator."""
+    data = _read(path)
+    if data is None:
+        return 2
     try:
-        chain = verify_chain(Path(path).read_bytes())
+        chain = verify_chain(data)
     except AuditFailure as failure:
         print(f"REPLAY REFUSED {path}: {failure}", file=sys.stderr)
         return 1

@@ -60,3 +60,17 @@ def test_replay_defaults_to_the_last_version_and_refuses_what_is_not_there(capsy
     assert json.loads(capsys.readouterr().out)["status"] == "finished"
     assert main(["replay", str(FIXTURE), "--at", "100000"]) == 2
     assert main(["replay", str(FIXTURE), "--seat", "9"]) == 2
+
+
+def test_a_file_that_is_not_there_or_holds_no_match(tmp_path, capsys):
+    assert main(["audit", str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    for name, content in (("empty", b""), ("blank", b"\n"), ("garbage", b"\x00\xff not json\n")):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_bytes(content)
+        assert main(["audit", str(path)]) == 1
+        assert "line 1" in capsys.readouterr().err
+    header_only = tmp_path / "header.jsonl"
+    header_only.write_bytes(FIXTURE.read_bytes().partition(b"\n")[0] + b"\n")
+    assert main(["audit", str(header_only)]) == 1
+    assert "line 1: the opening deal from the seed gives" in capsys.readouterr().err
