@@ -46,7 +46,8 @@ def test_the_export_reveals_the_seed_and_records_every_command(export):
 def test_one_character_changed_anywhere_is_refused_at_its_line(export):
     picks = random.Random(len(export))
     header_end = export.index(b"\n")
-    positions = {0, header_end, header_end + 1, len(export) - 1, *picks.sample(range(len(export)), 60)}
+    evenly = range(0, len(export), max(1, len(export) // 300))
+    positions = {0, header_end, header_end + 1, len(export) - 1, *evenly, *picks.sample(range(len(export)), 100)}
     for position in sorted(positions):
         failure = refused(change_byte(export, position))
         assert failure.line == line_of(export, position), (position, str(failure))
@@ -59,6 +60,15 @@ def test_a_dropped_line_is_refused(export):
         failure = refused(file_of(lines[: dropped - 1] + lines[dropped:]))
         # the line that now stands where the dropped one was; for the last, the new last line
         assert failure.line == min(dropped, last - 1), (dropped, str(failure))
+
+
+def test_an_inserted_line_is_refused(export):
+    lines = lines_of(export)
+    for at in sorted({1, 2, len(lines) // 2, len(lines)}):
+        # a copy of the line before (after the header: of entry 2) put in as line ``at + 1``
+        inserted = [*lines[:at], lines[at - 1] if at > 1 else lines[2], *lines[at:]]
+        failure = refused(file_of(inserted))
+        assert failure.line == at + 1, (at, str(failure))
 
 
 def test_two_lines_swapped_are_refused_at_the_first(export):
