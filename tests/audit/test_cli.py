@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -74,3 +76,13 @@ def test_a_file_that_is_not_there_or_holds_no_match(tmp_path, capsys):
     header_only.write_bytes(FIXTURE.read_bytes().partition(b"\n")[0] + b"\n")
     assert main(["audit", str(header_only)]) == 1
     assert "line 1: the opening deal from the seed gives" in capsys.readouterr().err
+
+
+def test_audit_and_replay_need_no_redis_nor_service():
+    """Run with the Redis, Starlette and RQ packages made unimportable: both still work."""
+    blocked = "import sys\nfor name in ('redis', 'fakeredis', 'rq', 'starlette', 'uvicorn'): sys.modules[name] = None\n"
+    run = "from services.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+    root = Path(__file__).resolve().parents[2]
+    for argv in (["audit", str(FIXTURE)], ["replay", str(FIXTURE), "--at", "3"]):
+        done = subprocess.run([sys.executable, "-c", blocked + run, *argv], cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
