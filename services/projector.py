@@ -61,14 +61,14 @@ class Projector:
 
     def dirty_call(self, match_id: str) -> Call:
         """The dirty.lua call for an append to this match (sent along with it, or alone)."""
-        return Call(self._dirty, [keys.DIRTY, keys.ACTIVE], [match_id, time.time()])
+        return Call(self._dirty, [keys.DIRTY, keys.ACTIVE, keys.WAKE], [match_id, time.time()])
 
     async def mark_dirty(self, match_id: str) -> bool:
         """After an append; True if a drain job must be queued (none is running to see it)."""
         call = self.dirty_call(match_id)
         return bool(await call.script(keys=call.keys, args=call.args))
 
-    async def drain(self, budget_s: float = 2.0, linger_s: float = 0.05) -> Drained:
+    async def drain(self, budget_s: float = 2.0, linger_s: float = 0.2) -> Drained:
         """Project dirty matches until none is left (for ``linger_s``) or the budget is spent.
 
         While a drain job runs, appends queue no further jobs (dirty.lua): under load one RQ job
@@ -96,7 +96,7 @@ class Projector:
             now = time.monotonic()
             idle_since = idle_since or now
             if now - idle_since < linger_s:
-                await asyncio.sleep(0.001)
+                await self.queue.blpop([keys.WAKE], timeout=linger_s)  # dirty.lua wakes us
             elif not await self._release(keys=[keys.DIRTY, keys.ACTIVE], args=[token]):
                 return Drained(again=False, helper=False)
 

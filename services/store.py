@@ -140,6 +140,3 @@ class EventStore:
 
     async def view(self, match_id: str, field: str) -> bytes | None:
         return await self.redis.hget(keys.views(match_id), field)
-
-    async def checkpoint(self, match_id: str) -> int:
-        return int(await self.redis.hget(keys.views(match_id), "v") or 0)
