@@ -175,6 +175,11 @@ def _groups(entries: list[Entry]) -> Iterator[list[Entry]]:
         yield run
 
 
+def _where(entry: Entry | None) -> tuple[int, int | None]:
+    """The line and version to name for an entry; line 1 (the header) when there is none."""
+    return (entry.line, entry.envelope.version) if entry else (1, None)
+
+
 def _compare(decided: list[Event], run: list[Entry], what: str) -> None:
     for offset, entry in enumerate(run):
         if offset >= len(decided):
@@ -184,8 +189,7 @@ def _compare(decided: list[Event], run: list[Entry], what: str) -> None:
                 entry.line, entry.envelope.version, f"{what} gives {msgspec.json.encode(decided[offset]).decode()}"
             )
     if len(decided) > len(run):
-        line, version = (run[-1].line, run[-1].envelope.version) if run else (1, None)  # no entry at all
-        raise AuditFailure(line, version, f"{what} gives {len(decided) - len(run)} more event(s)")
+        raise AuditFailure(*_where(run[-1] if run else None), f"{what} gives {len(decided) - len(run)} more event(s)")
 
 
 def _command(game: Game, entry: Entry, seats: int) -> tuple[Any, int]:
@@ -209,12 +213,8 @@ def _opening_seed(chain: Chain, opening: list[Entry]) -> str:
             raise AuditFailure(entry.line, entry.envelope.version, "the opening entries disagree on what opened them")
     given = sorted(int(seat) for seat in cause.entropy or {})
     if given != sorted(chain.charter.entropy_seats):
-        where = opening[0] if opening else None
-        raise AuditFailure(
-            where.line if where else 1,
-            where.envelope.version if where else None,
-            f"entropy from seats {given}, but the charter waits for seats {sorted(chain.charter.entropy_seats)}",
-        )
+        reason = f"entropy from seats {given}, but the charter waits for {sorted(chain.charter.entropy_seats)}"
+        raise AuditFailure(*_where(opening[0] if opening else None), reason)
     return effective_seed(chain.header.seed, cause.entropy)
 
 
@@ -244,16 +244,16 @@ def verify_rules(chain: Chain) -> tuple[int, int, Result]:
         except RulesError as refusal:
             reason = f"the rules refuse this command: {refusal}"
             raise AuditFailure(first.line, first.envelope.version, reason) from refusal
+        except Exception as crash:  # a forged command the game never expected: still a named failure
+            reason = f"the rules cannot decide this command: {type(crash).__name__}: {crash}"
+            raise AuditFailure(first.line, first.envelope.version, reason) from crash
         _compare(decided, run, f"seat {seat}'s {type(command).__name__} at version {before}")
         for entry in run:
             state = game.evolve(state, entry.event)
         commands += 1
     result = game.result(state)
     if result is None:
-        last = entries[-1] if entries else None
-        raise AuditFailure(
-            last.line if last else 1, last.envelope.version if last else None, "the log ends before the match is over"
-        )
+        raise AuditFailure(*_where(entries[-1] if entries else None), "the log ends before the match is over")
     return len(opening), commands, result
 
 

@@ -3,12 +3,15 @@ with the file refused, naming the entry."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from pathlib import Path
 
 import msgspec
 import pytest
 
 from domain.games import game_ids
+from domain.heros_tavern import GAME
 from projections.audit import AuditFailure, audit
 from services import logs
 from tests.audit.forgery import change_byte, envelopes, file_of, line_of, lines_of, rechain, with_seed
@@ -122,3 +125,14 @@ def test_a_recorded_command_given_to_another_seat_with_every_hash_redone_is_refu
 
 def header_seats(header) -> int:
     return msgspec.json.decode(header.charter)["seats"]
+
+
+def test_rules_that_crash_on_a_recorded_command_are_a_named_failure_not_a_crash():
+    def crashing(state, command, seat, rng):
+        raise KeyError(command)
+
+    fixture = (Path(__file__).parent / "fixtures" / "heros-tavern-rules-1.jsonl").read_bytes()
+    with pytest.raises(AuditFailure) as failure:
+        audit(fixture, games=lambda _: dataclasses.replace(GAME, decide=crashing))
+    opening = sum(1 for line in lines_of(fixture)[1:] if b'\\"id\\":null' in line)
+    assert failure.value.line == opening + 2 and "cannot decide" in failure.value.reason
