@@ -13,7 +13,7 @@ from domain.heros_tavern.state import ROUNDS
 from domain.heros_tavern.views import HtView, SeatView
 from domain.kernel import Rng
 
-TOKEN_WORTH = 1.5  # a token is a hero at the end, and may buy more than that before
+TOKEN_WORTH = 3.5  # a token buys a card that scores again every round left, and is a hero at the end
 PARTIAL_WORTH = 3  # a food or ale card still waiting for its set
 
 
