@@ -18,11 +18,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from projections.views import all_views
-from services import keys, logs
+from services import keys, logs, notices
 from services.bots import Bots
 from services.folds import Folds
 from services.matches import Matches
+from services.notices import Notice
 from services.store import Call, EventStore, script
 
 log = logs.get("tavern.projector")
@@ -109,7 +112,8 @@ class Projector:
             return
         with logs.bind(match_id=match_id):
             views = all_views(match.game, match_id, folded.state, folded.version, match.setup.seats)
-            notice = f"{match_id} {folded.version} {folded.last_time}"
+            raw = {name: msgspec.Raw(view) for name, view in views.items()}
+            notice = notices.encode(Notice(match_id, folded.version, folded.last_time, raw))
             await self.store.write_views(match_id, folded.version, views, notice)
             log.debug("projected", version=folded.version)
             if match.bots:

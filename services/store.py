@@ -132,7 +132,7 @@ class EventStore:
     async def recall(self, idempotency: str) -> bytes | None:
         return await self.redis.get(idempotency)
 
-    async def write_views(self, match_id: str, version: int, fields: dict[str, bytes], notice: str) -> bool:
+    async def write_views(self, match_id: str, version: int, fields: dict[str, bytes], notice: bytes) -> bool:
         args: list[Any] = [version, keys.NOTICES, notice]
         for field, value in fields.items():
             args += (field, value)
