@@ -16,4 +16,6 @@ CASES: list[Case] = [
     Case("heros-tavern", 3, {}, 200),
     Case("heros-tavern", 4, {}, 200),
     Case("heros-tavern", 5, {}, 200),
+    Case("mercenaries", 2, {"best_of": 1}, 200),
+    Case("mercenaries", 2, {"best_of": 3}, 200),
 ]
