@@ -48,10 +48,3 @@ def all_views(game: Game, match_id: str, state: Any, version: int, seats: int) -
     views = {field(seat): encode(envelope(game, match_id, state, version, seat)) for seat in range(seats)}
     views[field(None)] = encode(envelope(game, match_id, state, version, None))
     return views
-
-
-def has_turn(game: Game, state: Any, seats: list[Seat]) -> list[Seat]:
-    """Which of these seats may act now."""
-    if game.result(state) is not None:
-        return []
-    return [seat for seat in seats if game.legal(state, seat)]

@@ -1,4 +1,8 @@
-"""Bot seats: each bot decides from its seat's view (as stored for that seat) and legal only."""
+"""Bot seats: played by the projection job right after it writes a match's views, each bot
+deciding from its seat's view envelope (what that seat's player would see) and legal only.
+
+Played there, a bot turn is under the projector's lease: a worker killed after the views and
+before the bot's command is redone by the next job, and the idempotency key stops a double."""
 
 from __future__ import annotations
 
@@ -11,8 +15,7 @@ from domain.kernel import Rng
 from projections.views import field
 from services import logs
 from services.handling import Handler
-from services.matches import Matches
-from services.store import EventStore
+from services.matches import Match
 
 V = TypeVar("V")
 C = TypeVar("C")
@@ -28,31 +31,23 @@ class SeatView(msgspec.Struct, Generic[V, C]):
 
 
 class Bots:
-    def __init__(self, matches: Matches, store: EventStore, handler: Handler) -> None:
-        self.matches = matches
-        self.store = store
+    def __init__(self, handler: Handler) -> None:
         self.handler = handler
         self._types: dict[str, Any] = {}
 
-    async def play(self, match_id: str, version: int) -> None:
-        """Every bot seat that may act in the views of ``version`` sends one command."""
-        match = await self.matches.get(match_id)
-        if match is None:
-            return
+    async def play(self, match: Match, version: int, views: dict[str, bytes]) -> None:
+        """Every bot seat that may act in these views (just written, at ``version``) sends one command."""
         game = match.game
         decoder = self._types.get(game.id)
         if decoder is None:
             decoder = self._types[game.id] = msgspec.json.Decoder(SeatView[game.view_type, game.command_type])
         for seat in match.bots:
-            raw = await self.store.view(match_id, field(seat))
-            if raw is None:
+            seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
+            if not seen.legal:
                 continue
-            seen = decoder.decode(raw)
-            if seen.version != version or not seen.legal:
-                continue  # a newer projection queues its own bot job
             bot = make_bot(game, match.bot_kind)
             command = bot.choose(seen.view, seen.legal, Rng(match.seed, version, f"bot:{seat}"))
-            # the key makes a redone job (a worker killed after sending) send nothing twice
+            # the key makes a redo (a worker killed after sending) send nothing twice
             answer = await self.handler.submit(match, seat, command, idempotency=f"bot:{version}")
             if answer.status != 200:
-                log.info("bot_refused", match_id=match_id, seat=seat, status=answer.status)
+                log.info("bot_refused", match_id=match.id, seat=seat, status=answer.status)

@@ -15,8 +15,9 @@ import asyncio
 import time
 from typing import Any
 
-from projections.views import all_views, has_turn
+from projections.views import all_views
 from services import keys, logs
+from services.bots import Bots
 from services.folds import Folds
 from services.matches import Matches
 from services.store import EventStore, script
@@ -26,8 +27,16 @@ log = logs.get("tavern.projector")
 
 class Projector:
     def __init__(
-        self, matches: Matches, folds: Folds, store: EventStore, queue: Any, lease_s: float = 5.0, batch: int = 64
+        self,
+        matches: Matches,
+        folds: Folds,
+        store: EventStore,
+        queue: Any,
+        bots: Bots,
+        lease_s: float = 5.0,
+        batch: int = 64,
     ) -> None:
+        self.bots = bots
         self.matches = matches
         self.folds = folds
         self.store = store
@@ -41,37 +50,33 @@ class Projector:
         """True if the match was clean: then a drain job must be queued."""
         return bool(await self.queue.sadd(keys.DIRTY, match_id))
 
-    async def drain(self, budget_s: float = 0.5) -> tuple[list[tuple[str, int]], bool]:
-        """Project dirty matches until none is left or the budget is spent.
-
-        Returns the (match, version) pairs at which bot seats may act, and whether work is left."""
-        turns: list[tuple[str, int]] = []
+    async def drain(self, budget_s: float = 0.5) -> bool:
+        """Project dirty matches until none is left or the budget is spent; True if work is left."""
         deadline = time.monotonic() + budget_s
         while True:
             claimed = await self._claim(keys=[keys.DIRTY, keys.CLAIMED], args=[time.time(), self.lease_s, self.batch])
             if not claimed:
-                return turns, False
+                return False
             ids = [raw.decode() for raw in claimed]
-            for turn in await asyncio.gather(*(self.project(match_id) for match_id in ids)):
-                if turn is not None:
-                    turns.append(turn)
+            await asyncio.gather(*(self.project(match_id) for match_id in ids))
             await self.queue.zrem(keys.CLAIMED, *ids)
             if time.monotonic() > deadline:
-                return turns, True
+                return True
 
-    async def project(self, match_id: str) -> tuple[str, int] | None:
+    async def project(self, match_id: str) -> None:
         match = await self.matches.get(match_id)
         if match is None:
-            return None
+            return
         folded = await self.folds.load(match)
-        game = match.game
-        if folded.version > self._projected.get(match_id, 0):
-            with logs.bind(match_id=match_id):
-                views = all_views(game, match_id, folded.state, folded.version, match.setup.seats)
-                notice = f"{match_id} {folded.version} {folded.last_time}"
-                await self.store.write_views(match_id, folded.version, views, notice)
-                self._projected[match_id] = folded.version
-                log.debug("projected", version=folded.version)
-        if match.bots and has_turn(game, folded.state, list(match.bots)):
-            return match_id, folded.version
-        return None
+        if folded.version <= self._projected.get(match_id, 0):
+            return
+        with logs.bind(match_id=match_id):
+            views = all_views(match.game, match_id, folded.state, folded.version, match.setup.seats)
+            notice = f"{match_id} {folded.version} {folded.last_time}"
+            await self.store.write_views(match_id, folded.version, views, notice)
+            log.debug("projected", version=folded.version)
+            if match.bots:
+                await self.bots.play(match, folded.version, views)
+            if len(self._projected) > 100_000:
+                self._projected.clear()  # only a cache: a miss costs one recompute of the views
+            self._projected[match_id] = folded.version  # only now: a failed bot turn is redone

@@ -45,9 +45,9 @@ class Runtime:
         self.store = EventStore(self.events, settings.idempotency_ttl_s)
         self.matches = Matches(self.events, self.store)
         self.folds = Folds(self.store)
-        self.projector = Projector(self.matches, self.folds, self.store, self.queue_async, settings.lease_s)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self.mark_dirty)
-        self.bots = Bots(self.matches, self.store, self.handler)
+        self.bots = Bots(self.handler)
+        self.projector = Projector(self.matches, self.folds, self.store, self.queue_async, self.bots, settings.lease_s)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._kick = asyncio.Event()
         self._kicker: asyncio.Task | None = None

@@ -11,13 +11,11 @@ loop (its connections and caches live across jobs); the RQ job function only han
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import threading
 from typing import Any
 
 from rq import SimpleWorker
-from rq.exceptions import DuplicateJobError
 from rq.timeouts import TimerDeathPenalty
 
 from services import logs
@@ -44,35 +42,13 @@ def _run(make: Any, *args: Any) -> Any:
 
 
 def drain_job() -> None:
-    runtime = _runtime
-    assert runtime is not None
-    turns, more = _run(runtime.projector.drain)
-    for match_id, version in turns:
-        enqueue_bots(runtime, match_id, version)
-    if more:
-        enqueue_drain(runtime)
-
-
-def bots_job(match_id: str, version: int) -> None:
     assert _runtime is not None
-    _run(_runtime.bots.play, match_id, version)
+    if _run(_runtime.projector.drain):
+        enqueue_drain(_runtime)  # the budget ran out with matches still dirty
 
 
 def enqueue_drain(runtime: Runtime) -> None:
     runtime.rq.enqueue_call("services.worker.drain_job", timeout=JOB_TIMEOUT_S, result_ttl=0, failure_ttl=3600)
-
-
-def enqueue_bots(runtime: Runtime, match_id: str, version: int) -> None:
-    with contextlib.suppress(DuplicateJobError):  # one bot job per match and version
-        runtime.rq.enqueue_call(
-            "services.worker.bots_job",
-            args=(match_id, version),
-            job_id=f"bots-{match_id}-{version}",
-            unique=True,
-            timeout=JOB_TIMEOUT_S,
-            result_ttl=0,
-            failure_ttl=3600,
-        )
 
 
 class ThreadWorker(SimpleWorker):

@@ -1,0 +1,75 @@
+"""A `tavern worker` killed with SIGKILL in the middle of projecting loses nothing: once another
+worker has taken over, every stored view is the projection of the fold of the whole log."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+
+import httpx
+import msgspec
+import pytest
+import redis
+
+from domain.games import get_game
+from domain.kernel import fold
+from projections.views import envelope
+from services import keys
+from tests.service.client import bearer, create, seat_token, view
+from tests.service.conftest import free_port, service_env, wait_healthy
+
+pytestmark = pytest.mark.anyio
+MATCHES = 12
+
+
+def kill_mid_projection(start_worker, client: redis.Redis, attempts: int = 20) -> None:
+    """Start a worker and SIGKILL it while it holds a claim (so, mid-projection)."""
+    for _ in range(attempts):
+        worker = start_worker()
+        deadline = time.monotonic() + 10
+        while not client.zcard(keys.CLAIMED) and time.monotonic() < deadline:
+            time.sleep(0.0005)
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(10)
+        if client.zcard(keys.CLAIMED):  # the dead cannot release: the kill fell inside a claim
+            return
+    pytest.fail("never caught the worker holding a claim")
+
+
+async def expected_views(api: httpx.AsyncClient, created: dict, seats: int) -> dict:
+    game = get_game("heros-tavern")
+    url = f"/v1/matches/{created['match_id']}/events"
+    log = (await api.get(url, headers=bearer(created["spectator_token"]))).json()
+    events = [msgspec.convert(envelope_["event"], game.event_type) for envelope_ in log]
+    state = fold(game, game.setup(seats), events)
+    holders = [*range(seats), None]
+    return {
+        h: msgspec.json.decode(msgspec.json.encode(envelope(game, created["match_id"], state, len(log), h)))
+        for h in holders
+    }
+
+
+async def test_views_converge_after_a_worker_is_killed_mid_projection(processes, redis_url):
+    client = redis.Redis.from_url(redis_url)
+    client.flushall()
+    env = service_env(redis_url, TAVERN_QUEUE="crash")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    wait_healthy(base, processes(["serve", "--port", str(port)], env))
+    async with httpx.AsyncClient(base_url=base, timeout=30) as api:
+        matches = [await create(api, seats=3, bots=[0, 1, 2]) for _ in range(MATCHES)]
+        await asyncio.to_thread(kill_mid_projection, lambda: processes(["worker"], env), client)
+        processes(["worker"], env)
+        processes(["worker"], env)
+        deadline = time.monotonic() + 120
+        for created in matches:
+            while (await view(api, created, created["spectator_token"]))["status"] != "finished":
+                assert time.monotonic() < deadline, "a match stopped progressing after the crash"
+                await asyncio.sleep(0.1)
+        for created in matches:
+            expected = await expected_views(api, created, 3)
+            tokens = {seat: seat_token(created, seat) for seat in range(3)} | {None: created["spectator_token"]}
+            for holder, token in tokens.items():
+                assert await view(api, created, token) == expected[holder]
+    assert client.zcard(keys.CLAIMED) == 0 and client.scard(keys.DIRTY) == 0
