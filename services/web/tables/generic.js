@@ -1,0 +1,44 @@
+// The fallback table for any game: its view as nested panels; every string the seat may act on
+// (a card id a legal command names) is clickable, and the other moves are buttons below.
+import { h, humanise } from "../ui.js";
+
+function commandsNaming(ctx, text) {
+  return ctx.commands((command) =>
+    Object.entries(command).some(([key, value]) => key !== "type" && (value === text || (Array.isArray(value) && value.length === 1 && value[0] === text))),
+  );
+}
+
+function leaf(value, ctx) {
+  if (value === null || value === undefined) return h("span.nil", {}, "–");
+  if (typeof value === "boolean") return h("span.bool", {}, value ? "yes" : "no");
+  if (typeof value === "string") {
+    const chip = h("span.chip", {}, value);
+    const commands = commandsNaming(ctx, value);
+    return commands.length ? ctx.actionable(chip, commands) : chip;
+  }
+  return h("span.num", {}, String(value));
+}
+
+function node(value, ctx, depth) {
+  if (Array.isArray(value)) {
+    if (!value.length) return h("span.nil", {}, "none");
+    if (value.every((item) => item === null || typeof item !== "object")) return h("div.chips", {}, value.map((item) => leaf(item, ctx)));
+    return h("div.panels", {}, value.map((item, index) => h("div.panel", {}, h("div.panel-title", {}, `#${index + 1}`), node(item, ctx, depth + 1))));
+  }
+  if (value && typeof value === "object") {
+    return h(
+      "dl.fields",
+      { class: depth ? "" : "top" },
+      Object.entries(value).map(([key, item]) => [h("dt", {}, humanise(key)), h("dd", {}, node(item, ctx, depth + 1))]),
+    );
+  }
+  return leaf(value, ctx);
+}
+
+export function render(view, ctx) {
+  return h("div.generic-table", {}, node(view, ctx, 0));
+}
+
+export function status(view, ctx) {
+  return ctx.legal.length ? "Your move" : null;
+}
