@@ -1,7 +1,7 @@
 // The reference web client: a lobby, a live table per match, and a replay, over the public API
 // (API.md) only. Routes live in the URL fragment, tokens too (a fragment never reaches a server):
 //   #/                          the lobby
-//   #/match/ID?token=T          a seat's (or the spectator's) live table
+//   #/match/ID?token=T          a seat's (or the spectator's) live table (&table=generic: the plain panels)
 //   #/replay/ID?token=T&seat=N  a replay with a scrubber, from seat N's chair once the match is over
 import * as api from "./api.js";
 import * as generic from "./tables/generic.js";
@@ -237,7 +237,7 @@ function resultBox(result, namer) {
   );
 }
 
-async function showMatch(id, token) {
+async function showMatch(id, token, tableName = null) {
   const record = known(id);
   const namer = seatNamer(record);
   const page = { env: null, pending: false, awaited: 0, connection: "connecting", error: null };
@@ -284,7 +284,7 @@ async function showMatch(id, token) {
   async function draw() {
     const env = page.env;
     if (!env) return;
-    const table = await tableFor(env.game);
+    const table = tableName === "generic" ? generic : await tableFor(env.game);
     if (env !== page.env) return; // a newer view arrived meanwhile
     const ctx = new Context({ seat: env.seat, legal: page.pending ? [] : env.legal, act, envelope: env, seatName: namer, readonly: env.seat === null });
     const who = env.seat === null ? "Spectating" : `You are ${namer(env.seat)}`;
@@ -350,6 +350,7 @@ async function showReplay(id, token, seat) {
     return;
   }
   const table = await tableFor(env.game);
+  const name = (await gameList()).find((g) => g.id === env.game)?.name || env.game;
   const namer = seatNamer(known(id));
   const seats = env.view?.seats?.length || env.view?.sides?.length || known(id)?.seats?.length || 0;
   let index = 0;
@@ -375,15 +376,15 @@ async function showReplay(id, token, seat) {
   const controls = h(
     "div.scrubber",
     {},
-    h("button#first", { onclick: () => show(0), title: "first" }, "⏮"),
+    h("button#first", { onclick: () => show(0), title: "first" }, "|◀"),
     h("button#prev", { onclick: () => show(index - 1), title: "previous" }, "◀"),
     slider,
     h("button#next", { onclick: () => show(index + 1), title: "next" }, "▶"),
-    h("button#last", { onclick: () => show(frames.length - 1), title: "last" }, "⏭"),
+    h("button#last", { onclick: () => show(frames.length - 1), title: "last" }, "▶|"),
     label,
   );
   app.replaceChildren(
-    h("header.match-head", {}, h("a.home", { href: "#/" }, "⌂ Lobby"), h("h1", {}, `Replay · ${env.game}`),
+    h("header.match-head", {}, h("a.home", { href: "#/" }, "⌂ Lobby"), h("h1", {}, `Replay · ${name}`),
       h("label.field.inline", {}, "Seen by ", seatChoice), finished ? null : h("span.hint", {}, "running: the spectator's view until the match is over"),
       h("a", { href: matchLink(id, token) }, "Back to the table")),
     errorBox(null),
@@ -391,7 +392,7 @@ async function showReplay(id, token, seat) {
     board,
   );
   document.onkeydown = (event) => {
-    if (event.target.tagName === "INPUT" && event.target.type !== "range") return;
+    if (["INPUT", "SELECT"].includes(event.target.tagName)) return; // a focused slider steps by itself
     if (event.key === "ArrowLeft") show(index - 1);
     if (event.key === "ArrowRight") show(index + 1);
   };
@@ -409,7 +410,7 @@ async function route() {
   const params = new URLSearchParams(query);
   const parts = path.split("/").filter(Boolean);
   try {
-    if (parts[0] === "match" && parts[1]) await showMatch(parts[1], params.get("token"));
+    if (parts[0] === "match" && parts[1]) await showMatch(parts[1], params.get("token"), params.get("table"));
     else if (parts[0] === "replay" && parts[1]) await showReplay(parts[1], params.get("token"), params.has("seat") ? Number(params.get("seat")) : null);
     else if (parts[0] === "created" && parts[1]) showCreated(parts[1]);
     else await showLobby();

@@ -3,8 +3,10 @@ Chromium driven by Playwright for Python (never a downloaded browser)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import httpx
 import pytest
@@ -80,3 +82,11 @@ def page(context, server):
 @pytest.fixture
 def games(server) -> list[dict]:
     return httpx.get(server + "/v1/games").json()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    """Where screenshots go: docs/screenshots/ with TAVERN_SCREENSHOTS=1, else a temporary folder."""
+    if os.environ.get("TAVERN_SCREENSHOTS") == "1":
+        return Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    return tmp_path

@@ -100,7 +100,7 @@ function side(view, s, ctx, picker) {
       {},
       pile(s.deck_count, "deck"),
       mine ? null : h("div.hand.backs", { title: `${s.hand_count} cards in hand` }, Array.from({ length: s.hand_count }, () => cardBack("small"))),
-      h("div.field", {}, h("div.label", {}, "Field"), fieldCards.length ? fieldCards : h("div.empty-note", {}, "no mercenaries")),
+      h("div.battlefield", {}, h("div.label", {}, "Field"), fieldCards.length ? fieldCards : h("div.empty-note", {}, "no mercenaries")),
       h("div.trash", { title: s.trash.join(", ") }, h("div.label", {}, `Trash (${s.trash.length})`), s.trash.length ? h("div.chip", {}, s.trash[s.trash.length - 1].split("-").slice(2).reverse().join(" of ")) : null),
     ),
   );

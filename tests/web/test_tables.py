@@ -1,0 +1,56 @@
+"""Every registered game's table renders in the browser (its own, or the generic panels), and the
+generic table alone can play a whole match. With TAVERN_SCREENSHOTS=1 the pictures of each table
+go to docs/screenshots/ (how the committed ones were taken)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.games import game_ids, get_game
+from tests.web.table import click_and_choose, create_match, finished, settle
+from tests.web.test_play import mercenaries_move, play_to_the_end
+
+
+def advance(page, game: str) -> None:
+    """A few moves in, so the table has something on it: Hero's Tavern to its first purchases,
+    Mercenaries a couple of turns in, any other game a handful of moves."""
+    steps = {"heros-tavern": 7, "mercenaries": 12}.get(game, 5)
+    for _ in range(steps):
+        settle(page)
+        if finished(page):
+            return
+        if game == "mercenaries":
+            mercenaries_move(page)
+        else:
+            click_and_choose(page, page.locator("#table .actionable").first)
+    settle(page)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_each_game_has_a_table_a_player_can_act_on(page, server, shots, game):
+    rules = get_game(game)
+    seats = max(rules.min_seats, min(3, rules.max_seats))
+    links = create_match(page, game, seats=seats, bots=list(range(1, seats)))
+    if game == "heros-tavern":
+        page.screenshot(path=str(shots / "lobby-links.png"))
+    page.goto(server + "/" + links[0])
+    settle(page)
+    assert page.locator("#table .table, #table .generic-table").count() == 1
+    assert page.locator("#table .actionable").count() >= 1
+    advance(page, game)
+    page.screenshot(path=str(shots / f"{game}.png"), full_page=True)
+    page.goto(server + "/" + links["spectator"])
+    page.wait_for_selector("#table[data-game]")
+    assert page.locator("#table .actionable").count() == 0  # a spectator acts on nothing
+    assert page.locator(".own-hand").count() == 0  # and sees no hand face up
+
+
+def test_the_generic_table_plays_a_whole_match(page, server, shots):
+    """The fallback for a game without its own table yet: the view as panels, legal moves clickable."""
+    links = create_match(page, "heros-tavern", seats=3, bots=[1, 2])
+    page.goto(server + "/" + links[0] + "&table=generic")
+    settle(page)
+    assert page.locator("#table .generic-table").count() == 1
+    page.screenshot(path=str(shots / "generic-table.png"), full_page=True)
+    play_to_the_end(page, lambda p: click_and_choose(p, p.locator("#table .actionable").first), limit=200)
+    assert page.locator("#result .standings li").count() == 3
