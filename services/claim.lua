@@ -1,12 +1,16 @@
 -- Claim up to ARGV[3] dirty matches for projection, each under a lease; expired leases (a worker
--- that died mid-projection) go back to the dirty set first, so nothing is lost.
--- KEYS[1] the dirty set; KEYS[2] the claimed zset (match id -> lease deadline)
--- ARGV[1] now (unix s); ARGV[2] lease (s); ARGV[3] how many.
+-- that died mid-projection) go back to the dirty set first, so nothing is lost. The job's own
+-- slot in the active zset is renewed.
+-- KEYS[1] the dirty set; KEYS[2] the claimed zset (match id -> lease deadline);
+-- KEYS[3] the active zset (job token -> lease deadline)
+-- ARGV[1] now (unix s); ARGV[2] lease (s); ARGV[3] how many; ARGV[4] the job's token.
 local now = tonumber(ARGV[1])
+local deadline = now + tonumber(ARGV[2])
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
   redis.call('SADD', KEYS[1], id)
   redis.call('ZREM', KEYS[2], id)
 end
+redis.call('ZADD', KEYS[3], deadline, ARGV[4])
 local ids = redis.call('SPOP', KEYS[1], tonumber(ARGV[3]))
-for _, id in ipairs(ids) do redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), id) end
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[2], deadline, id) end
 return ids

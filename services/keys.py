@@ -28,5 +28,6 @@ def idempotency(match_id: str, seat: int, key: str) -> str:
 # On the queue's Redis (not per match): which matches have events the views do not show yet.
 DIRTY = "tavern:projector:dirty"
 CLAIMED = "tavern:projector:claimed"  # zset: match id -> lease deadline (unix seconds)
+ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds)
 # Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
 NOTICES = "tavern:views"

@@ -90,12 +90,17 @@ class Runtime:
                 self._kick.set()
 
     async def _sweep_forever(self, every_s: float = 1.0) -> None:
-        # A worker killed mid-projection leaves a claim behind and maybe no job to come: once its
-        # lease has expired, queue a drain, which puts the match back and projects it again.
+        # A worker killed mid-projection leaves a claim (and its job's slot) behind and maybe no
+        # job to come: once the lease has expired, queue a drain, which puts the match back and
+        # projects it again.
         while True:
             await asyncio.sleep(every_s)
             try:
-                if await self.queue_async.zcount(keys.CLAIMED, "-inf", time.time()):
+                now = time.time()
+                async with self.queue_async.pipeline(transaction=False) as pipe:
+                    pipe.zcount(keys.CLAIMED, "-inf", now).scard(keys.DIRTY).zcount(keys.ACTIVE, now, "+inf")
+                    expired, dirty, running = await pipe.execute()
+                if expired or (dirty and not running):
                     self._kick.set()
             except Exception:
                 log.exception("sweep_failed")

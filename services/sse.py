@@ -1,5 +1,6 @@
-"""Server-Sent Events: one Redis subscription per gateway process fans view notices out to every
-open stream of the notified match; each stream then sends its seat's stored view if newer."""
+"""Server-Sent Events: one Redis subscription per gateway process; a notice of new views makes
+one HMGET of that match's views for all its open streams here, and each stream sends its seat's
+view if it is newer than the last one sent."""
 
 from __future__ import annotations
 
@@ -28,11 +29,21 @@ _version = msgspec.json.Decoder(Versioned)
 
 
 class Listener:
-    __slots__ = ("latest", "wake")
+    """One open stream: the newest view offered to it, and a wake-up."""
 
-    def __init__(self) -> None:
+    __slots__ = ("latest", "raw", "seat", "wake")
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
         self.latest = 0
+        self.raw = b""
         self.wake = asyncio.Event()
+
+    def offer(self, raw: bytes) -> None:
+        version = _version.decode(raw).version
+        if version > self.latest:
+            self.latest, self.raw = version, raw
+            self.wake.set()
 
 
 class Hub:
@@ -43,6 +54,9 @@ class Hub:
         self.listeners: dict[str, set[Listener]] = defaultdict(set)
         self._task: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
+        self._fetching: set[str] = set()
+        self._again: set[str] = set()
+        self._tasks: set[asyncio.Task] = set()
 
     async def start(self) -> None:
         self._subscribed = asyncio.Event()
@@ -59,6 +73,8 @@ class Hub:
             try:
                 await pubsub.subscribe(keys.NOTICES)
                 self._subscribed.set()
+                for match_id in list(self.listeners):
+                    self._fetch(match_id)  # (re)subscribed: a notice may have been missed meanwhile
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is not None:
@@ -69,28 +85,53 @@ class Hub:
             except Exception:
                 log.exception("subscription_lost")
                 await asyncio.sleep(0.5)
-                self._wake_all()  # a notice may have been missed: every stream checks its view again
 
     def notify(self, data: bytes) -> None:
-        match_id, version, appended_at = data.decode().split()
+        match_id, _, appended_at = data.decode().split()
         self.metrics.projection_lag.observe(max(0.0, time.time() - float(appended_at)))
-        for listener in self.listeners.get(match_id, ()):
-            listener.latest = max(listener.latest, int(version))
-            listener.wake.set()
+        if match_id in self.listeners:
+            self._fetch(match_id)
 
-    def _wake_all(self) -> None:
-        for listeners in self.listeners.values():
-            for listener in listeners:
-                listener.wake.set()
+    def _fetch(self, match_id: str) -> None:
+        """Read the match's views once for all its streams here (one HMGET, not one per stream)."""
+        if match_id in self._fetching:
+            self._again.add(match_id)
+        else:
+            self._fetching.add(match_id)
+            task = asyncio.create_task(self._deliver(match_id))
+            self._tasks.add(task)  # held until done, or the loop could collect it mid-flight
+            task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, match_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(match_id)
+                listeners = list(self.listeners.get(match_id, ()))
+                if not listeners:
+                    return
+                fields = sorted({field(listener.seat) for listener in listeners})
+                found = dict(zip(fields, await self.redis.hmget(keys.views(match_id), fields), strict=True))
+                for listener in listeners:
+                    if found[field(listener.seat)] is not None:
+                        listener.offer(found[field(listener.seat)])
+                if match_id not in self._again:
+                    return
+        except Exception:
+            log.exception("delivery_failed", match_id=match_id)
+        finally:
+            self._fetching.discard(match_id)
 
     async def stream(self, match_id: str, seat: int | None, last_id: int) -> AsyncIterator[bytes]:
         """The SSE body: the current view if newer than ``last_id``, then each newer one."""
-        listener = Listener()
+        listener = Listener(seat)
+        listener.latest = last_id
         self.listeners[match_id].add(listener)  # before the first read: no notice falls between
         self.metrics.open_streams += 1
-        sent = last_id
         try:
-            listener.wake.set()
+            current = await self.store.view(match_id, field(seat))
+            if current is not None:
+                listener.offer(current)
+            sent = last_id
             while True:
                 try:
                     await asyncio.wait_for(listener.wake.wait(), KEEPALIVE_S)
@@ -98,13 +139,9 @@ class Hub:
                     yield b": keepalive\n\n"
                     continue
                 listener.wake.clear()
-                raw = await self.store.view(match_id, field(seat))
-                if raw is None:
-                    continue
-                version = _version.decode(raw).version
-                if version > sent:
-                    sent = version
-                    yield b"event: view\nid: %d\ndata: %s\n\n" % (version, raw)
+                if listener.latest > sent:
+                    sent = listener.latest
+                    yield b"event: view\nid: %d\ndata: %s\n\n" % (sent, listener.raw)
         finally:
             self.metrics.open_streams -= 1
             self.listeners[match_id].discard(listener)

@@ -43,8 +43,11 @@ def _run(make: Any, *args: Any) -> Any:
 
 def drain_job() -> None:
     assert _runtime is not None
-    if _run(_runtime.projector.drain):
+    drained = _run(_runtime.projector.drain)
+    if drained.again:
         enqueue_drain(_runtime)  # the budget ran out with matches still dirty
+    if drained.helper:
+        enqueue_drain(_runtime)  # a backlog: another worker may take a share
 
 
 def enqueue_drain(runtime: Runtime) -> None:

@@ -1,0 +1,331 @@
+"""Benchmark of the service's whole path: gateway, Redis, worker, SSE. Prints; asserts nothing.
+
+    python tests/bench/bench_service.py --matches 10 50 200 --seconds 10
+
+Starts a redis-server on a free port (or uses --redis-url), one `tavern serve` and --workers
+`tavern worker` processes, then drives N concurrent 4-seat Hero's Tavern matches from this
+process: every seat is a client that never pauses, with its SSE stream open; as soon as its
+stream shows a view with legal commands newer than its last answer, it sends one of them. A match
+that ends is replaced by a new one. It reports accepted commands/s, p50/p99 command latency, and
+p50/p99 from a command's 200 to the new view on the seat's own stream and on all 4 streams.
+In the same run it drives the bare endpoint (POST /bench/floor: decode a msgspec command, one
+XADD) with as many concurrent clients; the ratio of the two rates is the figure.
+
+The client is a small HTTP/1.1 keep-alive client on asyncio streams (httpx would spend more CPU
+than the server on these 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Conn:
+    """One keep-alive HTTP/1.1 connection."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> Conn:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        return self
+
+    async def request(self, method: str, path: str, body: bytes = b"", token: str | None = None) -> tuple[int, bytes]:
+        head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(body)}\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        if body:
+            head += "Content-Type: application/json\r\n"
+        self.writer.write(head.encode() + b"\r\n" + body)
+        status, headers = await self._head()
+        length = int(headers.get("content-length", "0"))
+        return status, await self.reader.readexactly(length)
+
+    async def _head(self) -> tuple[int, dict[str, str]]:
+        status = int((await self.reader.readline()).split()[1])
+        headers = {}
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                return status, headers
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+
+    async def events(self, path: str, token: str):
+        """The SSE stream's data payloads (chunked transfer encoding)."""
+        self.writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+        status, _ = await self._head()
+        assert status == 200, status
+        buffer = b""
+        while True:
+            size = int((await self.reader.readline()).strip(), 16)
+            if size == 0:
+                return
+            buffer += await self.reader.readexactly(size)
+            await self.reader.readline()
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        yield line[6:]
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.accepted = 0
+        self.statuses: dict[int, int] = {}
+        self.command_s: list[float] = []
+        self.own_view_s: list[float] = []
+        self.all_views_s: list[float] = []
+        self.matches_done = 0
+        self.measuring = False
+
+
+class Match:
+    """One match: 4 seats, each a reader of its stream and a player."""
+
+    def __init__(self, port: int, stats: Stats, rng: random.Random) -> None:
+        self.port, self.stats, self.rng = port, stats, rng
+        self.seen = [0, 0, 0, 0]  # newest version on each seat's stream
+        self.views: list[dict | None] = [None] * 4
+        self.wake = [asyncio.Event() for _ in range(4)]
+        self.answered: dict[int, float] = {}  # version -> when its 200 arrived
+        self.answering: dict[int, int] = {}  # version -> the seat whose command it answered
+        self.finished = asyncio.Event()
+        self.conns: list[Conn] = []
+
+    async def run(self) -> None:
+        control = await Conn(self.port).open()
+        self.conns.append(control)
+        body = json.dumps({"game": "heros-tavern", "seats": 4, "bots": []}).encode()
+        status, raw = await control.request("POST", "/v1/matches", body)
+        assert status == 201, raw
+        created = json.loads(raw)
+        self.id = created["match_id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        tasks = [asyncio.create_task(self.read(seat, tokens[seat])) for seat in range(4)]
+        tasks += [asyncio.create_task(self.play(seat, tokens[seat])) for seat in range(4)]
+        for task in tasks:
+            task.add_done_callback(report)
+        await self.finished.wait()
+        for task in tasks:
+            task.cancel()
+        for conn in self.conns:
+            conn.close()
+        self.stats.matches_done += 1
+
+    async def read(self, seat: int, token: str) -> None:
+        conn = await Conn(self.port).open()
+        self.conns.append(conn)
+        async for data in conn.events(f"/v1/matches/{self.id}/stream", token):
+            now = time.perf_counter()
+            view = json.loads(data)
+            version = view["version"]
+            for v, at in self.answered.items():
+                if self.seen[seat] < v <= version and self.stats.measuring:
+                    if self.answering.get(v) == seat:
+                        self.stats.own_view_s.append(now - at)
+                    if min([*self.seen[:seat], version, *self.seen[seat + 1 :]]) >= v:
+                        self.stats.all_views_s.append(now - at)
+            self.seen[seat] = version
+            self.views[seat] = view
+            self.wake[seat].set()
+            if view["status"] == "finished":
+                self.finished.set()
+            done = [v for v in self.answered if v <= min(self.seen)]
+            for v in done:
+                del self.answered[v]
+
+    async def play(self, seat: int, token: str) -> None:
+        conn = await Conn(self.port).open()
+        self.conns.append(conn)
+        acted_on = 0
+        path = f"/v1/matches/{self.id}/commands"
+        while True:
+            await self.wake[seat].wait()
+            self.wake[seat].clear()
+            view = self.views[seat]
+            if view is None or view["version"] <= acted_on or not view["legal"]:
+                continue
+            acted_on = view["version"]
+            command = json.dumps(self.rng.choice(view["legal"])).encode()
+            started = time.perf_counter()
+            status, raw = await conn.request("POST", path, command, token)
+            now = time.perf_counter()
+            stats = self.stats
+            stats.statuses[status] = stats.statuses.get(status, 0) + 1
+            if status == 200:
+                version = json.loads(raw)["version"]
+                if stats.measuring:
+                    stats.accepted += 1
+                    stats.command_s.append(now - started)
+                self.answered[version] = now
+                self.answering[version] = seat
+                if version <= min(self.seen):
+                    self.wake[seat].set()
+            else:
+                self.wake[seat].set()  # refused (a stale view): look again at the newest
+
+
+def report(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        print("client task failed:", repr(task.exception()), file=sys.stderr)
+
+
+async def keep_matches(port: int, count: int, stats: Stats, stop: asyncio.Event, rng: random.Random) -> None:
+    async def slot() -> None:
+        while not stop.is_set():
+            await Match(port, stats, random.Random(rng.random())).run()
+
+    tasks = [asyncio.create_task(slot()) for _ in range(count)]
+    for task in tasks:
+        task.add_done_callback(report)
+    await stop.wait()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def floor(port: int, clients: int, seconds: float) -> tuple[float, list[float]]:
+    latencies: list[float] = []
+    stop = time.perf_counter() + seconds
+    body = b'{"type": "PickCard", "card": "ht-food-01", "expected_version": 3}'
+
+    async def client() -> None:
+        conn = await Conn(port).open()
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            status, _ = await conn.request("POST", "/bench/floor", body)
+            assert status == 200
+            latencies.append(time.perf_counter() - started)
+        conn.close()
+
+    began = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return len(latencies) / (time.perf_counter() - began), latencies
+
+
+async def measure(port: int, matches: int, seconds: float, warmup: float) -> dict:
+    stats = Stats()
+    stop = asyncio.Event()
+    runner = asyncio.create_task(keep_matches(port, matches, stats, stop, random.Random(matches)))
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    began = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - began
+    stop.set()
+    await runner
+    clients = min(4 * matches, 256)
+    floor_rate, floor_latencies = await floor(port, clients, min(seconds, 5))
+    rate = stats.accepted / elapsed
+    return {
+        "matches": matches,
+        "accepted_per_s": round(rate),
+        "statuses": stats.statuses,
+        "command_ms_p50": round(pct(stats.command_s, 0.5), 2),
+        "command_ms_p99": round(pct(stats.command_s, 0.99), 2),
+        "own_view_ms_p50": round(pct(stats.own_view_s, 0.5), 2),
+        "own_view_ms_p99": round(pct(stats.own_view_s, 0.99), 2),
+        "all_views_ms_p50": round(pct(stats.all_views_s, 0.5), 2),
+        "all_views_ms_p99": round(pct(stats.all_views_s, 0.99), 2),
+        "matches_finished": stats.matches_done,
+        "floor_clients": clients,
+        "floor_per_s": round(floor_rate),
+        "floor_ms_p99": round(pct(floor_latencies, 0.99), 2),
+        "ratio": round(rate / floor_rate, 3) if floor_rate else None,
+    }
+
+
+async def wait_healthy(port: int) -> None:
+    for _ in range(600):
+        try:
+            conn = await Conn(port).open()
+            status, _ = await conn.request("GET", "/healthz")
+            conn.close()
+            if status == 200:
+                return
+        except OSError:
+            await asyncio.sleep(0.05)
+    sys.exit("the gateway did not start")
+
+
+def start(args: list[str], env: dict[str, str], log) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "services.cli", *args], cwd=ROOT, env=env, stdout=log, stderr=log)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, nargs="+", default=[10, 50, 200])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--redis-url", default=None, help="default: a redis-server started here")
+    parser.add_argument("--gateway-port", type=int, default=None, help="use a running gateway (TAVERN_BENCH=1)")
+    options = parser.parse_args()
+    if options.gateway_port is not None:
+        for matches in options.matches:
+            print(json.dumps(asyncio.run(measure(options.gateway_port, matches, options.seconds, options.warmup))))
+        return
+    processes: list[subprocess.Popen] = []
+    workdir = Path(tempfile.mkdtemp(prefix="tavern-bench-"))
+    log = open(workdir / "service.log", "wb")  # noqa: SIM115 (lives as long as the run)
+    try:
+        url = options.redis_url
+        if url is None:
+            redis_port = free_port()
+            binary = shutil.which("redis-server") or sys.exit("redis-server is missing")
+            args = [binary, "--port", str(redis_port), "--save", "", "--appendonly", "no", "--dir", str(workdir)]
+            processes.append(subprocess.Popen(args, stdout=subprocess.DEVNULL))
+            url = f"redis://127.0.0.1:{redis_port}/0"
+            time.sleep(0.3)
+        env = dict(os.environ, REDIS_URL=url, TAVERN_BENCH="1", LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
+        port = free_port()
+        processes.append(start(["serve", "--port", str(port)], env, log))
+        processes += [start(["worker"], env, log) for _ in range(options.workers)]
+        asyncio.run(wait_healthy(port))
+        print(json.dumps({"redis": url, "workers": options.workers, "seconds": options.seconds, "log": str(workdir)}))
+        for matches in options.matches:
+            print(json.dumps(asyncio.run(measure(port, matches, options.seconds, options.warmup))), flush=True)
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+        for process in processes:
+            process.wait(10)
+
+
+if __name__ == "__main__":
+    main()
