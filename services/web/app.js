@@ -256,7 +256,9 @@ async function showMatch(id, token, tableName = null) {
       const answer = await api.sendCommand(id, token, command);
       page.awaited = answer.version;
       showError(null);
-      setTimeout(() => refetch(answer.version), 2000); // in case the stream is slow
+      // the stream may have brought this version (or a later one) before the answer came back
+      if (page.env.version >= answer.version) page.pending = false;
+      else setTimeout(() => refetch(answer.version), 2000); // in case the stream is slow
     } catch (error) {
       page.pending = false;
       showError(error);

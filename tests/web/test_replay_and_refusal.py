@@ -9,8 +9,20 @@ from tests.web.table import create_match, settle, version
 
 def test_a_finished_match_replays_from_the_first_frame_to_the_last(page, shots):
     links = create_match(page, "heros-tavern", seats=3, bots=[0, 1, 2])  # the bots play it out alone
+    streams: list[dict] = []
+
+    def drop_the_first_stream(route):
+        streams.append(route.request.headers)
+        if len(streams) == 1:
+            route.abort()  # the network drops the first connection
+        else:
+            route.continue_()
+
+    page.route("**/stream", drop_the_first_stream)
     page.goto(page.url.split("#")[0] + links["spectator"])
+    # a spectator sends nothing: every update it sees came over the stream, reconnected by itself
     page.wait_for_selector("#table[data-status=finished]", timeout=60_000)
+    assert len(streams) >= 2 and int(streams[1]["last-event-id"]) >= 1
     final = version(page)
     page.click(".replay-link")
     page.wait_for_selector("#replay-table[data-frame='0']")

@@ -33,6 +33,9 @@ def test_each_game_has_a_table_a_player_can_act_on(page, server, shots, game):
     links = create_match(page, game, seats=seats, bots=list(range(1, seats)))
     if game == "heros-tavern":
         page.screenshot(path=str(shots / "lobby-links.png"))
+        page.goto(server + "/#/")
+        page.wait_for_selector(".recent .status:not(:empty)")
+        page.screenshot(path=str(shots / "lobby.png"))
     page.goto(server + "/" + links[0])
     settle(page)
     assert page.locator("#table .table, #table .generic-table").count() == 1
