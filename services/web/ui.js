@@ -36,7 +36,9 @@ function fieldText(value) {
 }
 
 export function commandLabel(command) {
-  const fields = Object.entries(command).filter(([key]) => key !== "type" && key !== "expected_version");
+  // an unused optional field ("", -1, [], null) says nothing to a player
+  const unused = (value) => value === "" || value === -1 || value === null || (Array.isArray(value) && !value.length);
+  const fields = Object.entries(command).filter(([key, value]) => key !== "type" && key !== "expected_version" && !unused(value));
   const words = fields.map(([key, value]) => `${humanise(key).toLowerCase()}: ${fieldText(value)}`);
   return words.length ? `${humanise(command.type)} (${words.join("; ")})` : humanise(command.type);
 }

@@ -57,3 +57,45 @@ def click_and_choose(page: Page, target, choice: str | None = None) -> None:
         items = menu.locator(".menu-item")
         chosen = items.filter(has_text=choice) if choice else items
         chosen.first.click()
+
+
+def play_to_the_end(page, choose_move, limit: int) -> int:
+    """Click moves until the match is over; each click must be accepted (no error) and move the version on."""
+    clicks = 0
+    settle(page)
+    while not finished(page):
+        assert clicks < limit, "the match did not end"
+        before = version(page)
+        choose_move(page)
+        clicks += 1
+        settle(page)
+        assert_no_error(page)
+        assert version(page) > before
+    return clicks
+
+
+def first_move(page) -> None:
+    click_and_choose(page, page.locator("#table .actionable").first)
+
+
+def mercenaries_move(page) -> None:
+    """An eager captain: hire in attack, attack with every ready mercenary, then end the phase."""
+    table = page.locator("#table")
+    hire = table.locator(".own-hand .card.actionable[data-types~=Contract]")
+    if hire.count():
+        click_and_choose(page, hire.first, "Hire in attack")
+        return
+    ready = table.locator(".card.selectable")
+    if ready.count():
+        for index in range(ready.count()):
+            ready.nth(index).click()  # pick the attacking group card by card
+        attack = table.locator("button.attack")
+        assert attack.is_enabled()
+        attack.click()
+        return
+    for kind in ("ChooseDiscard", "DismissMercenary", "EndPhase"):
+        target = table.locator(f".actionable[data-types~={kind}]")
+        if target.count():
+            click_and_choose(page, target.first)
+            return
+    click_and_choose(page, table.locator(".actionable").first)

@@ -2,27 +2,7 @@
 
 from __future__ import annotations
 
-from tests.web.table import assert_no_error, click_and_choose, create_match, finished, settle, version
-
-
-def play_to_the_end(page, choose_move, limit: int) -> int:
-    """Click moves until the match is over; each click must be accepted (no error) and move the version on."""
-    clicks = 0
-    settle(page)
-    while not finished(page):
-        assert clicks < limit, "the match did not end"
-        before = version(page)
-        choose_move(page)
-        clicks += 1
-        settle(page)
-        assert_no_error(page)
-        assert version(page) > before
-    return clicks
-
-
-def first_move(page) -> None:
-    # Hero's Tavern: the first move on the table is a card (a pick, then a purchase), then "Finish purchases"
-    click_and_choose(page, page.locator("#table .actionable").first)
+from tests.web.table import create_match, first_move, mercenaries_move, play_to_the_end, settle
 
 
 def test_heros_tavern_against_two_bots_to_the_final_scores(page):
@@ -32,6 +12,7 @@ def test_heros_tavern_against_two_bots_to_the_final_scores(page):
     assert page.locator(".own-hand .card").count() == 7  # the opening deal: seven cards, yours face up
     assert page.locator(".opponents .hand.backs .card.back").count() == 14  # the others' hands as card backs
     assert page.locator(".moves").count() == 0  # every legal move is on the table itself
+    # the first move on the table is a card (a pick in the draft, a purchase after it), then "Finish purchases"
     clicks = play_to_the_end(page, first_move, limit=200)
     assert clicks >= 35  # five rounds of seven picks at least
     result = page.locator("#result")
@@ -39,29 +20,6 @@ def test_heros_tavern_against_two_bots_to_the_final_scores(page):
     assert result.locator(".standings li").count() == 3
     assert page.locator(".pad tbody tr").count() == 3
     assert page.locator(".round.now").count() == 0  # all five rounds done
-
-
-def mercenaries_move(page) -> None:
-    """An eager captain: hire in attack, attack with every ready mercenary, then end the phase."""
-    table = page.locator("#table")
-    hire = table.locator(".own-hand .card.actionable[data-types~=Contract]")
-    if hire.count():
-        click_and_choose(page, hire.first, "Hire in attack")
-        return
-    ready = table.locator(".card.selectable")
-    if ready.count():
-        for index in range(ready.count()):
-            ready.nth(index).click()  # pick the attacking group card by card
-        attack = table.locator("button.attack")
-        assert attack.is_enabled()
-        attack.click()
-        return
-    for kind in ("ChooseDiscard", "DismissMercenary", "EndPhase"):
-        target = table.locator(f".actionable[data-types~={kind}]")
-        if target.count():
-            click_and_choose(page, target.first)
-            return
-    click_and_choose(page, table.locator(".actionable").first)
 
 
 def test_mercenaries_against_the_greedy_bot_to_the_end(page):

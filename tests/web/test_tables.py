@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import game_ids, get_game
-from tests.web.table import click_and_choose, create_match, finished, settle
-from tests.web.test_play import mercenaries_move, play_to_the_end
+from tests.web.table import create_match, finished, first_move, mercenaries_move, play_to_the_end, settle
 
 
 def advance(page, game: str) -> None:
@@ -22,7 +21,7 @@ def advance(page, game: str) -> None:
         if game == "mercenaries":
             mercenaries_move(page)
         else:
-            click_and_choose(page, page.locator("#table .actionable").first)
+            first_move(page)
     settle(page)
 
 
@@ -55,5 +54,5 @@ def test_the_generic_table_plays_a_whole_match(page, server, shots):
     settle(page)
     assert page.locator("#table .generic-table").count() == 1
     page.screenshot(path=str(shots / "generic-table.png"), full_page=True)
-    play_to_the_end(page, lambda p: click_and_choose(p, p.locator("#table .actionable").first), limit=200)
+    play_to_the_end(page, first_move, limit=200)
     assert page.locator("#result .standings li").count() == 3

@@ -3,6 +3,7 @@
 import { h, humanise } from "../ui.js";
 
 function commandsNaming(ctx, text) {
+  if (!text) return []; // an empty string names nothing (commands use "" for an unused field)
   return ctx.commands((command) =>
     Object.entries(command).some(([key, value]) => key !== "type" && (value === text || (Array.isArray(value) && value.length === 1 && value[0] === text))),
   );
@@ -39,6 +40,13 @@ export function render(view, ctx) {
   return h("div.generic-table", {}, node(view, ctx, 0));
 }
 
+// Whose move it is, when the view names it under a usual key (a seat or a list of seats).
+const WAITING_KEYS = ["waiting_for", "to_act", "active", "current", "turn_seat"];
+
 export function status(view, ctx) {
-  return ctx.legal.length ? "Your move" : null;
+  if (ctx.legal.length) return "Your move";
+  const key = WAITING_KEYS.find((k) => k in view && view[k] !== null);
+  if (!key) return null;
+  const seats = (Array.isArray(view[key]) ? view[key] : [view[key]]).filter((s) => Number.isInteger(s) && s >= 0);
+  return seats.length ? `Waiting for ${seats.map(ctx.seatName).join(", ")}` : null;
 }
