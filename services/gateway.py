@@ -87,7 +87,7 @@ async def create_match(request: Request) -> Response:
         created = await runtime.matches.create(asked.game, asked.seats, asked.options, asked.bots, asked.bot)
     except RulesError as refusal:
         raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
-    await runtime.mark_dirty(created.match.id)
+    await runtime.appended(created.match.id)
     seats = [SeatToken(seat, token) for seat, token in enumerate(created.seat_tokens)]
     body = MatchCreated(created.match.id, seats, created.spectator_token, created.match.seed_commitment)
     return json_response(body, 201)

@@ -52,12 +52,14 @@ def decode_command(match: Match, body: bytes) -> tuple[Command, int | None]:
 
 
 class Handler:
-    def __init__(self, store: EventStore, folds: Folds, metrics: Metrics, attempts: int, on_append: Any) -> None:
+    def __init__(self, store: EventStore, folds: Folds, metrics: Metrics, attempts: int, projection: Any) -> None:
         self.store = store
         self.folds = folds
         self.metrics = metrics
         self.attempts = attempts
-        self.on_append = on_append  # async (match_id) -> None: queue the projection
+        # .along(match_id) -> Call | None: a dirty mark to send with the append (same Redis)
+        # .appended(match_id, marked): after an append, make sure the projection will run
+        self.projection = projection
 
     async def submit(
         self, match: Match, seat: int, command: Command, expected: int | None = None, idempotency: str | None = None
@@ -105,11 +107,14 @@ class Handler:
             shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
             answer = Answer(200, msgspec.json.encode(Accepted(version, shown)))
             started = time.perf_counter()
-            appended = await self.store.append(match.id, folded.version, records, idem_key, _encode_answer(answer))
+            along = self.projection.along(match.id)
+            appended = await self.store.append(
+                match.id, folded.version, records, idem_key, _encode_answer(answer), along
+            )
             self.metrics.append_seconds.observe(time.perf_counter() - started)
             if appended.outcome == "ok":
                 self.folds.keep(match, self.folds.apply(match, folded, records))
-                await self.on_append(match.id)
+                await self.projection.appended(match.id, appended.also)
                 return answer
             if appended.outcome == "duplicate":
                 return _decode_answer(appended.prior)

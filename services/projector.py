@@ -23,7 +23,7 @@ from services import keys, logs
 from services.bots import Bots
 from services.folds import Folds
 from services.matches import Matches
-from services.store import EventStore, script
+from services.store import Call, EventStore, script
 
 log = logs.get("tavern.projector")
 
@@ -59,9 +59,14 @@ class Projector:
         self._dirty = queue.register_script(script("dirty.lua"))
         self._projected: dict[str, int] = {}  # match id -> version this process last wrote
 
+    def dirty_call(self, match_id: str) -> Call:
+        """The dirty.lua call for an append to this match (sent along with it, or alone)."""
+        return Call(self._dirty, [keys.DIRTY, keys.ACTIVE], [match_id, time.time()])
+
     async def mark_dirty(self, match_id: str) -> bool:
         """After an append; True if a drain job must be queued (none is running to see it)."""
-        return bool(await self._dirty(keys=[keys.DIRTY, keys.ACTIVE], args=[match_id, time.time()]))
+        call = self.dirty_call(match_id)
+        return bool(await call.script(keys=call.keys, args=call.args))
 
     async def drain(self, budget_s: float = 2.0, linger_s: float = 0.05) -> Drained:
         """Project dirty matches until none is left (for ``linger_s``) or the budget is spent.

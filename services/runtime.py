@@ -22,7 +22,7 @@ from services.matches import Matches
 from services.metrics import Metrics
 from services.projector import Projector
 from services.settings import Settings
-from services.store import EventStore
+from services.store import Call, EventStore
 
 log = logs.get("tavern.runtime")
 
@@ -38,14 +38,15 @@ class Runtime:
         else:
             queue_url = settings.queue_url or settings.redis_url
             self.events = redis.asyncio.Redis.from_url(settings.redis_url, max_connections=256)
-            self.queue_async = redis.asyncio.Redis.from_url(queue_url, max_connections=64)
+            same = settings.queue_url in (None, settings.redis_url)
+            self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url, max_connections=64)
             self.queue_sync = redis.Redis.from_url(queue_url)
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()
         self.store = EventStore(self.events, settings.idempotency_ttl_s)
         self.matches = Matches(self.events, self.store)
         self.folds = Folds(self.store)
-        self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self.mark_dirty)
+        self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
         self.projector = Projector(self.matches, self.folds, self.store, self.queue_async, self.bots, settings.lease_s)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -70,9 +71,15 @@ class Runtime:
         if self.queue_async is not self.events:
             await self.queue_async.aclose()
 
-    async def mark_dirty(self, match_id: str) -> None:
+    def along(self, match_id: str) -> Call | None:
+        """The dirty mark to send in the append's round trip, when the queue shares its Redis."""
+        return self.projector.dirty_call(match_id) if self.queue_async is self.events else None
+
+    async def appended(self, match_id: str, marked: Any = None) -> None:
         """After an append: the match's views are behind; make sure a drain job will run."""
-        if await self.projector.mark_dirty(match_id):
+        if marked is None:
+            marked = await self.projector.mark_dirty(match_id)
+        if marked:
             self._kick.set()
 
     async def _kick_forever(self, enqueue: Any) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from redis.exceptions import NoScriptError
 
 from services import keys
 
@@ -55,6 +56,16 @@ class Appended:
     outcome: str  # "ok" | "conflict" | "duplicate"
     version: int = 0
     prior: bytes = b""  # the remembered answer of a duplicate
+    also: Any = None  # the answer of the script sent along (see ``append``)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A registered script with its keys and arguments."""
+
+    script: Any
+    keys: list[str]
+    args: list[Any]
 
 
 _encoder = msgspec.json.Encoder()
@@ -82,17 +93,44 @@ class EventStore:
         self._views = redis.register_script(script("views.lua"))
 
     async def append(
-        self, match_id: str, expected: int, records: list[Record], idempotency: str | None, answer: bytes
+        self,
+        match_id: str,
+        expected: int,
+        records: list[Record],
+        idempotency: str | None,
+        answer: bytes,
+        also: Call | None = None,
     ) -> Appended:
+        """Run append.lua; ``also``, a script on the same Redis, goes in the same round trip right
+        after it (the projector's dirty mark: harmless after a refused append)."""
         log = keys.log(match_id)
         args: list[Any] = [expected, answer, self.ttl]
         for record in records:
             args += (record.body, record.hash)
-        outcome, value = await self._append(keys=[log, idempotency or log], args=args)
-        outcome = outcome.decode()
+        append = Call(self._append, [log, idempotency or log], args)
+        if also is None:
+            result, also_result = await append.script(keys=append.keys, args=append.args), None
+        else:
+            result, also_result = await self._pipelined(append, also)
+        outcome, value = result[0].decode(), result[1]
         if outcome == "duplicate":
-            return Appended(outcome, prior=value)
-        return Appended(outcome, version=int(value))
+            return Appended(outcome, prior=value, also=also_result)
+        return Appended(outcome, version=int(value), also=also_result)
+
+    async def _pipelined(self, *calls: Call) -> list[Any]:
+        # EVALSHA by hand: redis-py's pipeline would first ask SCRIPT EXISTS, a round trip more
+        for attempt in (1, 2):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for call in calls:
+                    pipe.evalsha(call.script.sha, len(call.keys), *call.keys, *call.args)
+                try:
+                    return await pipe.execute()
+                except NoScriptError:
+                    if attempt == 2:
+                        raise
+                    for call in calls:
+                        await self.redis.script_load(call.script.script)
+        raise AssertionError("unreachable")
 
     async def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
         """The entries with ``after < version <= upto`` (to the end without ``upto``)."""

@@ -171,13 +171,14 @@ class Match:
     async def play(self, seat: int, token: str) -> None:
         conn = await Conn(self.port).open()
         self.conns.append(conn)
-        acted_on = 0
+        acted_on = 0  # the version of the view last acted on
+        awaiting = 0  # the version of our last accepted command: older views do not show it yet
         path = f"/v1/matches/{self.id}/commands"
         while True:
             await self.wake[seat].wait()
             self.wake[seat].clear()
             view = self.views[seat]
-            if view is None or view["version"] <= acted_on or not view["legal"]:
+            if view is None or view["version"] <= acted_on or view["version"] < awaiting or not view["legal"]:
                 continue
             acted_on = view["version"]
             command = json.dumps(self.rng.choice(view["legal"])).encode()
@@ -187,7 +188,7 @@ class Match:
             stats = self.stats
             stats.statuses[status] = stats.statuses.get(status, 0) + 1
             if status == 200:
-                version = json.loads(raw)["version"]
+                version = awaiting = json.loads(raw)["version"]
                 if stats.measuring:
                     stats.accepted += 1
                     stats.command_s.append(now - started)
