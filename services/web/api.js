@@ -34,6 +34,7 @@ export async function call(path, { method = "GET", token = null, body = undefine
 export const games = () => call("/v1/games");
 export const createMatch = (request) => call("/v1/matches", { method: "POST", body: request });
 export const view = (id, token) => call(`/v1/matches/${id}/view`, { token });
+export const events = (id, token, after) => call(`/v1/matches/${id}/events?after=${after}`, { token });
 export const replay = (id, token, seat) =>
   call(`/v1/matches/${id}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`, { token });
 

@@ -199,7 +199,7 @@ async function showLobby() {
     errorBox(null),
     h("div.lobby", {}, createForm(list), recentList()),
     h("p.hint", {}, "Everything here uses the public API (", h("a", { href: "/openapi.json" }, "openapi.json"), "). Games: ",
-      list.map((g) => `${g.name} (${g.min_seats}–${g.max_seats} seats)`).join(", "), "."),
+      list.map((g) => `${g.name} (${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats)`).join(", "), "."),
   );
 }
 
@@ -226,6 +226,40 @@ function showCreated(id) {
 
 // ---- the live table
 
+// One line of "what happened" for an event envelope: who, what, and its short plain fields.
+function eventLine(item, namer) {
+  const event = item.event || { type: item.type };
+  const who = Number.isInteger(event.seat) ? `${namer(event.seat)} · ` : "";
+  const details = Object.entries(event)
+    .filter(([key, value]) => key !== "type" && key !== "seat" && value !== null && value !== "" && !(Array.isArray(value) && !value.length))
+    .filter(([, value]) => typeof value !== "object" || (Array.isArray(value) && value.every((v) => typeof v !== "object")))
+    .map(([key, value]) => `${humanise(key).toLowerCase()} ${Array.isArray(value) ? value.join(", ") : value}`)
+    .join("; ");
+  const text = `${who}${humanise(event.type)}${details ? ` (${details})` : ""}`;
+  return h("li", { dataset: { version: item.version } }, h("span.v", {}, String(item.version)), text.length > 140 ? `${text.slice(0, 139)}…` : text);
+}
+
+// The event log beside the table: GET /events?after=N each time the view moves on.
+function eventLog(id, token, namer) {
+  const list = h("ol.log-list");
+  const box = h("section#log.log", {}, h("h3", {}, "What happened"), list);
+  let seen = 0;
+  let queue = Promise.resolve();
+  const catchUp = (version) => {
+    queue = queue.then(async () => {
+      if (version <= seen) return;
+      const items = await api.events(id, token, seen).catch(() => []);
+      for (const item of items) {
+        if (item.version <= seen) continue;
+        seen = item.version;
+        list.prepend(eventLine(item, namer));
+      }
+      while (list.children.length > 30) list.lastChild.remove();
+    });
+  };
+  return { box, catchUp };
+}
+
 function resultBox(result, namer) {
   if (!result) return null;
   const standings = [...(result.standings || [])].sort((a, b) => a.rank - b.rank);
@@ -245,7 +279,8 @@ async function showMatch(id, token, tableName = null) {
   const statusLine = h("div#status.status-line");
   const tableBox = h("div#table", { dataset: { version: "-1" } });
   const header = h("header.match-head");
-  app.replaceChildren(header, errorBox(null), statusLine, tableBox);
+  const log = eventLog(id, token, namer);
+  app.replaceChildren(header, errorBox(null), statusLine, h("div.match-body", {}, tableBox, log.box));
 
   const act = async (command) => {
     if (page.pending) return;
@@ -280,6 +315,7 @@ async function showMatch(id, token, tableName = null) {
     page.env = env;
     if (page.pending && env.version >= page.awaited) page.pending = false;
     draw();
+    log.catchUp(env.version);
     if (env.status === "finished") stream?.close();
   }
 

@@ -125,6 +125,7 @@ export function render(view, ctx) {
       PHASES.map((p) => h("span.phase", { class: p === view.phase ? "now" : "" }, p))),
     h("div.wins", {}, view.wins.map((w, s) => h("span", {}, `${ctx.seatName(s)}: ${w} won`))),
     view.all_in_turn ? h("div.flag", {}, "All In this turn") : null,
+    view.games.length ? h("div.records", {}, view.games.map((g) => h("span.chip", {}, `Game ${g.number}: ${ctx.seatName(g.winner)} (${g.reason})`))) : null,
   );
   const own = mine
     ? h(
