@@ -226,6 +226,19 @@ function showCreated(id) {
 
 // ---- the live table
 
+// A game's own table, or the generic one if it cannot draw this view (a view that changed shape
+// must not leave a player without a table); the failure goes to the console for its author.
+function drawTable(table, view, ctx) {
+  if (table === generic) return generic.render(view, ctx);
+  try {
+    return table.render(view, ctx);
+  } catch (error) {
+    console.error("table failed:", error);
+    ctx.claimed.clear();
+    return h("div", {}, h("p.hint", {}, "This game's table could not draw this view; the plain view follows."), generic.render(view, ctx));
+  }
+}
+
 // One line of "what happened" for an event envelope: who, what, and its short plain fields.
 function eventLine(item, namer) {
   const event = item.event || { type: item.type };
@@ -337,7 +350,7 @@ async function showMatch(id, token, tableName = null) {
     const status = env.status === "finished" ? "The match is over" : table.status?.(env.view, ctx) || (env.seat === null ? "Watching" : "Waiting for the other players");
     statusLine.textContent = page.pending ? "Sending…" : status;
     statusLine.classList.toggle("your-move", !page.pending && env.legal.length > 0);
-    const board = table.render(env.view, ctx);
+    const board = drawTable(table, env.view, ctx);
     tableBox.replaceChildren(resultBox(env.result, namer) || "", board, movesBar(ctx) || "");
     Object.assign(tableBox.dataset, { version: String(env.version), status: env.status, game: env.game, pending: String(page.pending) });
     document.title = `${env.legal.length && !page.pending ? "• " : ""}${env.game} — tavern`;
@@ -401,7 +414,7 @@ async function showReplay(id, token, seat) {
     slider.value = String(index);
     label.textContent = `frame ${index + 1} of ${frames.length} · version ${frame.version}${frame.event ? ` · ${humanise(frame.event.type)}` : " · before the first event"}`;
     const ctx = new Context({ seat: viewer, readonly: true, seatName: namer });
-    board.replaceChildren(table.render(frame.view, ctx));
+    board.replaceChildren(drawTable(table, frame.view, ctx));
     Object.assign(board.dataset, { frame: String(index), version: String(frame.version) });
   };
   slider.addEventListener("input", () => show(Number(slider.value)));

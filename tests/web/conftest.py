@@ -74,6 +74,8 @@ def page(context, server):
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
+    # a game's table that throws falls back to the generic one, and says so on the console
+    opened.on("console", lambda message: message.text.startswith("table failed") and errors.append(message.text))
     opened.goto(server + "/")
     yield opened
     assert errors == [], f"JavaScript errors in the page: {errors}"

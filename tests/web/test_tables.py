@@ -56,3 +56,19 @@ def test_the_generic_table_plays_a_whole_match(page, server, shots):
     page.screenshot(path=str(shots / "generic-table.png"), full_page=True)
     play_to_the_end(page, first_move, limit=200)
     assert page.locator("#result .standings li").count() == 3
+
+
+def test_a_table_that_cannot_draw_a_view_falls_back_to_the_generic_one(context, server):
+    """A game's table written against an older view must not leave its player stuck."""
+    page = context.new_page()
+    broken = "export function render(view) { return view.no_such_field.length; }"
+    page.route("**/tables/mercenaries.js", lambda route: route.fulfill(body=broken, content_type="text/javascript"))
+    failures: list[str] = []
+    page.on("console", lambda message: message.text.startswith("table failed") and failures.append(message.text))
+    page.goto(server + "/")
+    links = create_match(page, "mercenaries", seats=2, bots=[1])
+    page.goto(server + "/" + links[0])
+    settle(page)
+    assert page.locator("#table .generic-table").count() == 1
+    assert "could not draw" in page.inner_text("#table")
+    assert failures
