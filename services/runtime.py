@@ -37,9 +37,11 @@ class Runtime:
             self.queue_sync: Any = fakeredis.FakeRedis(server=self.server)
         else:
             queue_url = settings.queue_url or settings.redis_url
-            self.events = redis.asyncio.Redis.from_url(settings.redis_url, max_connections=256)
+            # a blocking pool: a burst beyond it waits for a connection instead of failing
+            pool = redis.asyncio.BlockingConnectionPool.from_url(settings.redis_url, max_connections=128, timeout=10)
+            self.events = redis.asyncio.Redis(connection_pool=pool)
             same = settings.queue_url in (None, settings.redis_url)
-            self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url, max_connections=64)
+            self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url)
             self.queue_sync = redis.Redis.from_url(queue_url)
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()

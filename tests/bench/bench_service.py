@@ -238,15 +238,24 @@ async def floor(port: int, clients: int, seconds: float) -> tuple[float, list[fl
     return len(latencies) / (time.perf_counter() - began), latencies
 
 
-async def measure(port: int, matches: int, seconds: float, warmup: float) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(port: int, matches: int, seconds: float, warmup: float, pids: dict[str, int] | None = None) -> dict:
+    pids = {**(pids or {}), "client": os.getpid()}
     stats = Stats()
     stop = asyncio.Event()
     runner = asyncio.create_task(keep_matches(port, matches, stats, stop, random.Random(matches)))
     await asyncio.sleep(warmup)
     stats.measuring = True
     began = time.perf_counter()
+    cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
     await asyncio.sleep(seconds)
     stats.measuring = False
+    cpu = {name: cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
     elapsed = time.perf_counter() - began
     stop.set()
     await runner
@@ -268,6 +277,9 @@ async def measure(port: int, matches: int, seconds: float, warmup: float) -> dic
         "floor_per_s": round(floor_rate),
         "floor_ms_p99": round(pct(floor_latencies, 0.99), 2),
         "ratio": round(rate / floor_rate, 3) if floor_rate else None,
+        # CPU per accepted command, by process (us): where the time goes
+        "cpu_us_per_command": {name: round(used / max(1, stats.accepted) * 1e6) for name, used in cpu.items()},
+        "cpu_share_of_2_cores": round(sum(cpu.values()) / elapsed / 2, 2),
     }
 
 
@@ -315,12 +327,16 @@ def main() -> None:
             time.sleep(0.3)
         env = dict(os.environ, REDIS_URL=url, TAVERN_BENCH="1", LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
         port = free_port()
+        pids = {"redis": processes[0].pid} if options.redis_url is None else {}
         processes.append(start(["serve", "--port", str(port)], env, log))
-        processes += [start(["worker"], env, log) for _ in range(options.workers)]
+        pids["gateway"] = processes[-1].pid
+        for index in range(options.workers):
+            processes.append(start(["worker"], env, log))
+            pids[f"worker{index}"] = processes[-1].pid
         asyncio.run(wait_healthy(port))
         print(json.dumps({"redis": url, "workers": options.workers, "seconds": options.seconds, "log": str(workdir)}))
         for matches in options.matches:
-            print(json.dumps(asyncio.run(measure(port, matches, options.seconds, options.warmup))), flush=True)
+            print(json.dumps(asyncio.run(measure(port, matches, options.seconds, options.warmup, pids))), flush=True)
     finally:
         for process in reversed(processes):
             process.terminate()
