@@ -63,12 +63,10 @@ def test_a_table_that_cannot_draw_a_view_falls_back_to_the_generic_one(context, 
     page = context.new_page()
     broken = "export function render(view) { return view.no_such_field.length; }"
     page.route("**/tables/mercenaries.js", lambda route: route.fulfill(body=broken, content_type="text/javascript"))
-    failures: list[str] = []
-    page.on("console", lambda message: message.text.startswith("table failed") and failures.append(message.text))
     page.goto(server + "/")
     links = create_match(page, "mercenaries", seats=2, bots=[1])
-    page.goto(server + "/" + links[0])
-    settle(page)
+    with page.expect_console_message(lambda message: message.text.startswith("table failed")):
+        page.goto(server + "/" + links[0])
+        settle(page)
     assert page.locator("#table .generic-table").count() == 1
     assert "could not draw" in page.inner_text("#table")
-    assert failures
