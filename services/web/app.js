@@ -10,6 +10,8 @@ import { Context, closeMenus, h, humanise, movesBar } from "./ui.js";
 const app = document.getElementById("app");
 const STORE = "tavern.matches";
 let leave = () => {}; // closes the current page's stream when the route changes
+let generation = 0; // bumped by each route change: a page still loading for an older route draws nothing
+const stale = (gen) => gen !== generation;
 
 // ---- saved matches (the API has no listing endpoint; this browser remembers what it created or joined)
 
@@ -193,8 +195,9 @@ function recentList() {
   return h("section.panel.recent-list", {}, h("h2", {}, "Recent matches (this browser)"), rows.length ? h("ul", {}, rows) : h("p", {}, "None yet."));
 }
 
-async function showLobby() {
+async function showLobby(gen) {
   const list = await gameList();
+  if (stale(gen)) return;
   app.replaceChildren(
     errorBox(null),
     h("div.lobby", {}, createForm(list), recentList()),
@@ -284,7 +287,7 @@ function resultBox(result, namer) {
   );
 }
 
-async function showMatch(id, token, tableName = null) {
+async function showMatch(id, token, tableName, gen) {
   const record = known(id);
   const namer = seatNamer(record);
   const page = { env: null, pending: false, awaited: 0, connection: "connecting", error: null };
@@ -358,7 +361,9 @@ async function showMatch(id, token, tableName = null) {
 
   let stream = null;
   try {
-    update(await api.view(id, token));
+    const first = await api.view(id, token);
+    if (stale(gen)) return;
+    update(first);
   } catch (error) {
     showError(error);
     return;
@@ -381,7 +386,7 @@ async function showMatch(id, token, tableName = null) {
 
 // ---- the replay
 
-async function showReplay(id, token, seat) {
+async function showReplay(id, token, seat, gen) {
   let env;
   try {
     env = await api.view(id, token);
@@ -402,6 +407,7 @@ async function showReplay(id, token, seat) {
   }
   const table = await tableFor(env.game);
   const name = (await gameList()).find((g) => g.id === env.game)?.name || env.game;
+  if (stale(gen)) return;
   const namer = seatNamer(known(id));
   const seats = env.view?.seats?.length || env.view?.sides?.length || known(id)?.seats?.length || 0;
   let index = 0;
@@ -459,12 +465,13 @@ async function route() {
   closeMenus();
   const [path, query = ""] = location.hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query);
+  const gen = ++generation;
   const parts = path.split("/").filter(Boolean);
   try {
-    if (parts[0] === "match" && parts[1]) await showMatch(parts[1], params.get("token"), params.get("table"));
-    else if (parts[0] === "replay" && parts[1]) await showReplay(parts[1], params.get("token"), params.has("seat") ? Number(params.get("seat")) : null);
+    if (parts[0] === "match" && parts[1]) await showMatch(parts[1], params.get("token"), params.get("table"), gen);
+    else if (parts[0] === "replay" && parts[1]) await showReplay(parts[1], params.get("token"), params.has("seat") ? Number(params.get("seat")) : null, gen);
     else if (parts[0] === "created" && parts[1]) showCreated(parts[1]);
-    else await showLobby();
+    else await showLobby(gen);
   } catch (error) {
     showError(error);
   }

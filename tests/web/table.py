@@ -3,6 +3,8 @@ table's data attributes (version, pending, status) rather than on sleeps."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from playwright.sync_api import Page
 
 SETTLED = """() => {
@@ -14,7 +16,9 @@ SETTLED = """() => {
 
 def create_match(page: Page, game: str, seats: int, bots: list[int], options: dict[str, str] | None = None) -> dict:
     """Fill in the lobby's form; the links page answers every seat's and the spectator's link."""
-    page.goto(page.url.split("#")[0] + "#/")
+    if urlsplit(page.url).fragment not in ("", "/"):
+        page.goto(page.url.split("#")[0] + "#/")
+    page.wait_for_selector("#create-match")
     page.select_option("#game", game)
     page.fill("#seats", str(seats))
     page.dispatch_event("#seats", "input")
