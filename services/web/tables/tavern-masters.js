@@ -63,6 +63,21 @@ function offers(view, ctx) {
   );
 }
 
+function tradeLabel(c) {
+  const give = c.give ? `give ${nameOf(c.give)}` : "";
+  const take = c.take ? `take their ${nameOf(c.take)}` : "";
+  const gold = c.gold ? ` for ${c.gold} gold` : "";
+  return `${[give, take].filter(Boolean).join(" and ")}${gold}`;
+}
+
+// Offering a trade: one button per other master, a menu of what may be offered them.
+function trades(view, ctx) {
+  const offers = ctx.commands((c) => c.type === "OfferTrade");
+  if (!offers.length) return null;
+  const targets = [...new Set(offers.map((c) => c.to))];
+  return h("span.trades", {}, targets.map((to) => ctx.actionable(h("button.move.trade", {}, `Trade with ${ctx.seatName(to)}…`), offers.filter((c) => c.to === to), tradeLabel)));
+}
+
 export function render(view, ctx) {
   const me = view.seat;
   const others = view.players.map((p, seat) => [p, seat]).filter(([, seat]) => seat !== me);
@@ -83,7 +98,8 @@ export function render(view, ctx) {
         master(view, mine, me, ctx),
         view.packet.length ? [h("div.label", {}, "The packet: keep one"), h("div.hand", {}, view.packet.map((id) => card(id, ctx, ctx.commands((c) => c.type === "PickCard" && c.card === id), () => "Keep this card")))] : null,
         h("div.label", {}, view.hand.length ? "Your hand" : ""),
-        h("div.hand.own-hand", {}, view.hand.map((id) => card(id, ctx, ctx.commands((c) => c.card === id && c.type !== "PickCard") , describe))),
+        h("div.hand.own-hand", {}, view.hand.map((id) => card(id, ctx, ctx.commands((c) => c.card === id && c.type !== "PickCard"), describe))),
+        h("div.buttons", {}, trades(view, ctx), ctx.button("Done", ctx.commands((c) => c.type === "Done"))),
       )
     : null;
   return h("div.table.tavern-masters", {}, h("div.opponents", {}, others.map(([p, seat]) => master(view, p, seat, ctx))), middle, offers(view, ctx), own);
