@@ -152,7 +152,7 @@ async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bo
 
 
 async def events(request: Request) -> Response:
-    after = int_param(request, "after", 0) or 0
+    after = max(0, int_param(request, "after", 0) or 0)
     match, seat = await authorize(request)
     runtime = runtime_of(request)
     records = await runtime.store.read(match.id, after)

@@ -34,9 +34,6 @@ class BadCommand(Exception):
     """Not a command of this game (API.md's 400)."""
 
 
-_COMMAND_DECODERS: dict[str, Any] = {}
-
-
 def decode_command(match: Match, body: bytes) -> tuple[Command, int | None]:
     """The command and its ``expected_version``; BadCommand for anything msgspec refuses."""
     try:

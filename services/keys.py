@@ -29,5 +29,6 @@ def idempotency(match_id: str, seat: int, key: str) -> str:
 DIRTY = "tavern:projector:dirty"
 CLAIMED = "tavern:projector:claimed"  # zset: match id -> lease deadline (unix seconds)
 ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds)
+WAKE = "tavern:projector:wake"  # list: a token that wakes a drain job waiting for work
 # Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
 NOTICES = "tavern:views"

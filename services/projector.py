@@ -18,11 +18,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from projections.views import all_views
-from services import keys, logs
+from services import keys, logs, notices
 from services.bots import Bots
 from services.folds import Folds
 from services.matches import Matches
+from services.notices import Notice
 from services.store import Call, EventStore, script
 
 log = logs.get("tavern.projector")
@@ -61,14 +64,14 @@ class Projector:
 
     def dirty_call(self, match_id: str) -> Call:
         """The dirty.lua call for an append to this match (sent along with it, or alone)."""
-        return Call(self._dirty, [keys.DIRTY, keys.ACTIVE], [match_id, time.time()])
+        return Call(self._dirty, [keys.DIRTY, keys.ACTIVE, keys.WAKE], [match_id, time.time()])
 
     async def mark_dirty(self, match_id: str) -> bool:
         """After an append; True if a drain job must be queued (none is running to see it)."""
         call = self.dirty_call(match_id)
         return bool(await call.script(keys=call.keys, args=call.args))
 
-    async def drain(self, budget_s: float = 2.0, linger_s: float = 0.05) -> Drained:
+    async def drain(self, budget_s: float = 2.0, linger_s: float = 0.2) -> Drained:
         """Project dirty matches until none is left (for ``linger_s``) or the budget is spent.
 
         While a drain job runs, appends queue no further jobs (dirty.lua): under load one RQ job
@@ -96,7 +99,7 @@ class Projector:
             now = time.monotonic()
             idle_since = idle_since or now
             if now - idle_since < linger_s:
-                await asyncio.sleep(0.001)
+                await self.queue.blpop([keys.WAKE], timeout=linger_s)  # dirty.lua wakes us
             elif not await self._release(keys=[keys.DIRTY, keys.ACTIVE], args=[token]):
                 return Drained(again=False, helper=False)
 
@@ -109,7 +112,8 @@ class Projector:
             return
         with logs.bind(match_id=match_id):
             views = all_views(match.game, match_id, folded.state, folded.version, match.setup.seats)
-            notice = f"{match_id} {folded.version} {folded.last_time}"
+            raw = {name: msgspec.Raw(view) for name, view in views.items()}
+            notice = notices.encode(Notice(match_id, folded.version, folded.last_time, raw))
             await self.store.write_views(match_id, folded.version, views, notice)
             log.debug("projected", version=folded.version)
             if match.bots:

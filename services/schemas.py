@@ -56,12 +56,6 @@ class GameInfo(msgspec.Struct):
     schemas: dict[str, Any]  # JSON Schemas of its commands, events and views
 
 
-class ReplayFrame(msgspec.Struct):
-    version: int
-    event: Any
-    view: Any
-
-
 class Health(msgspec.Struct):
     status: str
 

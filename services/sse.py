@@ -1,6 +1,6 @@
-"""Server-Sent Events: one Redis subscription per gateway process; a notice of new views makes
-one HMGET of that match's views for all its open streams here, and each stream sends its seat's
-view if it is newer than the last one sent."""
+"""Server-Sent Events: one Redis subscription per gateway process; a notice carries a match's new
+views, and each open stream of that match here sends its seat's view if newer than the last one
+it sent. After a (re)subscription, one HMGET per match catches up what may have been missed."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from projections.views import field
-from services import keys, logs
+from services import keys, logs, notices
 from services.metrics import Metrics
 from services.store import EventStore
 
@@ -39,8 +39,8 @@ class Listener:
         self.raw = b""
         self.wake = asyncio.Event()
 
-    def offer(self, raw: bytes) -> None:
-        version = _version.decode(raw).version
+    def offer(self, raw: bytes, version: int | None = None) -> None:
+        version = _version.decode(raw).version if version is None else version
         if version > self.latest:
             self.latest, self.raw = version, raw
             self.wake.set()
@@ -87,10 +87,12 @@ class Hub:
                 await asyncio.sleep(0.5)
 
     def notify(self, data: bytes) -> None:
-        match_id, _, appended_at = data.decode().split()
-        self.metrics.projection_lag.observe(max(0.0, time.time() - float(appended_at)))
-        if match_id in self.listeners:
-            self._fetch(match_id)
+        notice = notices.decode(data)
+        self.metrics.projection_lag.observe(max(0.0, time.time() - notice.appended_at))
+        for listener in self.listeners.get(notice.match_id, ()):
+            raw = notice.views.get(field(listener.seat))
+            if raw is not None:
+                listener.offer(bytes(raw), notice.version)
 
     def _fetch(self, match_id: str) -> None:
         """Read the match's views once for all its streams here (one HMGET, not one per stream)."""

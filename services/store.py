@@ -147,7 +147,7 @@ class EventStore:
     async def recall(self, idempotency: str) -> bytes | None:
         return await self.redis.get(idempotency)
 
-    async def write_views(self, match_id: str, version: int, fields: dict[str, bytes], notice: str) -> bool:
+    async def write_views(self, match_id: str, version: int, fields: dict[str, bytes], notice: bytes) -> bool:
         args: list[Any] = [version, keys.NOTICES, notice]
         for field, value in fields.items():
             args += (field, value)
@@ -155,6 +155,3 @@ class EventStore:
 
     async def view(self, match_id: str, field: str) -> bytes | None:
         return await self.redis.hget(keys.views(match_id), field)
-
-    async def checkpoint(self, match_id: str) -> int:
-        return int(await self.redis.hget(keys.views(match_id), "v") or 0)

@@ -7,13 +7,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from domain.heros_tavern.commands import BuyCard, FinishPurchases, HtCommand, PickCard
-from domain.heros_tavern.content import DECK
+from domain.heros_tavern.content import Card
 from domain.heros_tavern.scoring import entertainment, resources, score_row
 from domain.heros_tavern.state import ROUNDS
 from domain.heros_tavern.views import HtView, SeatView
 from domain.kernel import Rng
 
-TOKEN_WORTH = 1.5  # a token is a hero at the end, and may buy more than that before
+TOKEN_WORTH = 3.5  # a token buys a card that scores again every round left, and is a hero at the end
 PARTIAL_WORTH = 3  # a food or ale card still waiting for its set
 
 
@@ -30,28 +30,30 @@ def kinds_in(seat: SeatView, purchased_only: bool) -> Counter[str]:
     return Counter(t.card.kind for t in seat.tavern if t.tokens is not None or not purchased_only)
 
 
-def gain(kinds: Counter[str], card: str, rivals: Sequence[int]) -> float:
+def gain(kinds: Counter[str], card: Card, rivals: Sequence[int]) -> float:
     more = kinds.copy()
-    more[DECK[card].kind] += 1
+    more[card.kind] += 1
     return worth(more, rivals) - worth(kinds, rivals)
 
 
 class GreedyBot:
     def choose(self, view: HtView, legal: Sequence[HtCommand], rng: Rng) -> HtCommand:
         me = view.seats[view.seat or 0]
+        cards = {c.id: c for c in view.hand} | {t.card.id: t.card for t in me.tavern}  # what legal names
         others = [s for s in view.seats if s.seat != me.seat]
         picks = [c for c in legal if isinstance(c, PickCard)]
         if picks:
             kinds = kinds_in(me, purchased_only=False)
             rivals = [kinds_in(s, purchased_only=False)["entertainment"] for s in others]
-            return max(picks, key=lambda c: gain(kinds, c.card, rivals))
+            return max(picks, key=lambda c: gain(kinds, cards[c.card], rivals))
         buys = [c for c in legal if isinstance(c, BuyCard)]
         kinds = kinds_in(me, purchased_only=True)
         rivals = [kinds_in(s, purchased_only=True)["entertainment"] for s in others]
         scorings = ROUNDS - view.round + 1  # later rounds and the final scoring
         best, value = None, 0.0
         for command in buys:
-            net = scorings * gain(kinds, command.card, rivals) - DECK[command.card].cost.count
+            card = cards[command.card]
+            net = scorings * gain(kinds, card, rivals) - card.cost.count
             if net > value:
                 best, value = command, net
         return best or FinishPurchases()

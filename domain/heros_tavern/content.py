@@ -10,8 +10,9 @@ from domain.kernel.content import load_seed
 GAME_ID = "heros-tavern"
 
 
-class Tokens(msgspec.Struct, frozen=True):
-    """Coins, storage cubes and land tokens: a seat's purse, an award, or a card's cost."""
+class Tokens(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Coins, storage cubes and land tokens: a seat's purse, an award, or a card's cost.
+    JSON leaves out the kinds counted zero ({"land": 1} costs one land token)."""
 
     coin: int = 0
     storage: int = 0

@@ -8,8 +8,9 @@ from domain.heros_tavern.content import Tokens
 from domain.kernel import Event
 
 
-class ScoreRow(msgspec.Struct, frozen=True):
-    """One line of a scoring pad: heroes per category and staff card kind, and their sum."""
+class ScoreRow(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One line of a scoring pad: heroes per category and staff card kind, and their sum.
+    JSON leaves out the categories that scored zero."""
 
     entertainment: int = 0
     food: int = 0

@@ -90,16 +90,20 @@ def reveal(turn: Turn, rng: Rng) -> None:
 
 # ---- score, award, purchase ---------------------------------------------------------------------
 
-def end_draft(turn: Turn, rng: Rng) -> None:
+def score_and_award(turn: Turn, final: bool) -> None:
+    """The Score phase, then the Award Resources phase, over every tavern as it stands."""
     state = turn.state
     capped = bool(state.options.get("shopkeeper_cap"))
-    turn.add(TavernsScored(round=state.round, final=False, rows=score_taverns(state.taverns, capped)))
+    turn.add(TavernsScored(round=state.round, final=final, rows=score_taverns(state.taverns, capped)))
     awards = tuple(resources(kinds_of(tavern)) for tavern in state.taverns)
-    turn.add(ResourcesAwarded(round=state.round, final=False, awards=awards))
-    for seat in range(state.seats):
+    turn.add(ResourcesAwarded(round=state.round, final=final, awards=awards))
+
+
+def end_draft(turn: Turn, rng: Rng) -> None:
+    score_and_award(turn, final=False)
+    for seat in range(turn.state.seats):
         finish_if_stuck(turn, seat)
-    if all(turn.state.finished):
-        end_round(turn, rng)
+    end_round_when_all_done(turn, rng)
 
 
 def affordable(state: State, seat: Seat) -> list[str]:
@@ -129,8 +133,7 @@ def buy(state: State, command: BuyCard, seat: Seat, rng: Rng) -> list[HtEvent]:
     turn = Turn(state)
     turn.add(CardBought(seat=seat, card=card, cost=cost))
     finish_if_stuck(turn, seat)
-    if all(turn.state.finished):
-        end_round(turn, rng)
+    end_round_when_all_done(turn, rng)
     return turn.events
 
 
@@ -138,12 +141,16 @@ def finish(state: State, command: FinishPurchases, seat: Seat, rng: Rng) -> list
     check_purchasing(state, seat)
     turn = Turn(state)
     turn.add(PurchasesFinished(seat=seat, automatic=False))
-    if all(turn.state.finished):
-        end_round(turn, rng)
+    end_round_when_all_done(turn, rng)
     return turn.events
 
 
 # ---- discard, next round, final scoring ---------------------------------------------------------
+
+def end_round_when_all_done(turn: Turn, rng: Rng) -> None:
+    if all(turn.state.finished):
+        end_round(turn, rng)
+
 
 def end_round(turn: Turn, rng: Rng) -> None:
     state = turn.state
@@ -160,11 +167,7 @@ def end_round(turn: Turn, rng: Rng) -> None:
 
 def final_scoring(turn: Turn) -> None:
     """Score the purchased taverns once more, award their resources, add a hero per unspent token."""
-    state = turn.state
-    capped = bool(state.options.get("shopkeeper_cap"))
-    turn.add(TavernsScored(round=state.round, final=True, rows=score_taverns(state.taverns, capped)))
-    awards = tuple(resources(kinds_of(tavern)) for tavern in state.taverns)
-    turn.add(ResourcesAwarded(round=state.round, final=True, awards=awards))
+    score_and_award(turn, final=True)
     unspent = tuple(purse.count for purse in turn.state.tokens)
     totals = tuple(sum(r.total for r in pad) + u for pad, u in zip(turn.state.pads, unspent, strict=True))
     places = ranks(totals, unspent)

@@ -27,9 +27,9 @@ def test_simulate_twice_gives_byte_identical_match_lines():
 
 
 def test_greedy_beats_three_random_bots_clearly():
-    lines = match_lines(["greedy", "random", "random", "random"], 60, seed="greedy-test")
+    lines = match_lines(["greedy", "random", "random", "random"], 40, seed="greedy-test")
     share = sum(1 / len(m["result"]["winners"]) for m in lines if 0 in m["result"]["winners"]) / len(lines)
-    assert share > 0.45, f"greedy won {share:.0%} of 60 matches against random (baseline 25%)"
+    assert share > 0.8, f"greedy won {share:.0%} of 40 matches against random (baseline 25%)"
 
 
 def test_a_whole_match_fills_every_pad_and_totals_it_with_the_unspent_tokens():

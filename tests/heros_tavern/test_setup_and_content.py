@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from domain.games import get_game
-from domain.heros_tavern import GAME
+from domain.heros_tavern import GAME, content
 from domain.heros_tavern.content import DECK, Tokens
 from domain.kernel import RulesError
 
@@ -69,3 +69,15 @@ def test_every_seed_record_says_where_it_comes_from(name):
 
 def test_ids_name_their_kind():
     assert all(card.id.startswith("ht-" + card.kind.replace("_", "-") + "-") for card in DECK.values())
+
+
+def test_a_seed_that_breaks_the_rulebook_counts_fails_loudly(monkeypatch):
+    real = content.load_seed
+
+    def one_food_short(game, name, type_):
+        records = real(game, name, type_)
+        return [r for r in records if r.id != "ht-food-12"] if name == "cards.json" else records
+
+    monkeypatch.setattr(content, "load_seed", one_food_short)
+    with pytest.raises(ValueError, match="11 food"):
+        content.load_deck()

@@ -6,6 +6,7 @@ import msgspec
 
 from domain.heros_tavern import GAME
 from domain.heros_tavern.commands import PickCard
+from domain.heros_tavern.events import CardPicked
 from domain.kernel import Rng
 from tests.heros_tavern.helpers import run
 
@@ -52,3 +53,15 @@ def test_revealed_picks_are_face_up_in_every_view_with_the_scoring_pad():
     assert [len(s.pad) for s in view.seats] == [1, 1, 1]
     assert [s.score for s in view.seats] == [s.pad[0].total for s in view.seats]
     assert [s.tokens for s in view.seats] == list(state.tokens)
+
+
+def test_face_up_events_reach_every_seat_and_the_spectator_whole():
+    state = opening(3)
+    moves = [(seat, PickCard(card=state.hands[seat][0])) for seat in range(3)]
+    for _ in range(7):
+        state, events = run(state, *moves)
+        moves = [(seat, PickCard(card=state.hands[seat][0])) for seat in range(3)] if state.hands[0] else []
+    face_up = [e for e in events if not isinstance(e, CardPicked)]  # the reveal, the scores, the awards...
+    assert len(face_up) >= 3
+    for event in face_up:
+        assert all(GAME.event_view(event, seat) == event for seat in (0, 1, 2, None))
