@@ -130,6 +130,7 @@ function openMenu(anchor, commands, label, choose) {
 }
 
 document.addEventListener("click", closeMenus);
+document.addEventListener("keydown", (event) => event.key === "Escape" && closeMenus());
 
 // The moves a table did not place on the table itself, grouped by kind, as buttons.
 export function movesBar(ctx) {
