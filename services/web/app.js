@@ -160,7 +160,7 @@ function linksOf(record) {
         h("input.share", { readonly: true, value: absolute(matchLink(record.match_id, token)), onfocus: (e) => e.target.select() }),
       ),
     ),
-    h(
+    record.spectator_token && h(
       "li",
       {},
       h("span.who", {}, "Spectators"),
@@ -174,8 +174,9 @@ function recentList() {
   const records = saved();
   const rows = records.map((record, index) => {
     const status = h("span.status", {}, index < 10 ? "…" : "");
+    const token = record.spectator_token || record.seats[0]?.token; // a joined seat has no spectator token
     if (index < 10) {
-      api.view(record.match_id, record.spectator_token).then(
+      api.view(record.match_id, token).then(
         (env) => (status.textContent = `${env.status}, version ${env.version}`),
         (error) => (status.textContent = error.code === "no_such_match" ? "gone (the server restarted?)" : error.code),
       );
@@ -189,7 +190,7 @@ function recentList() {
       " · ",
       h("a", { href: `#/created/${record.match_id}` }, "links"),
       " · ",
-      h("a", { href: replayLink(record.match_id, record.spectator_token) }, "replay"),
+      h("a", { href: replayLink(record.match_id, token) }, "replay"),
     );
   });
   return h("section.panel.recent-list", {}, h("h2", {}, "Recent matches (this browser)"), rows.length ? h("ul", {}, rows) : h("p", {}, "None yet."));
@@ -363,6 +364,12 @@ async function showMatch(id, token, tableName, gen) {
   try {
     const first = await api.view(id, token);
     if (stale(gen)) return;
+    if (!record) {
+      // joined by a link: this browser remembers the match too (with only the token it was given)
+      const name = (await gameList()).find((g) => g.id === first.game)?.name || first.game;
+      const seats = first.seat === null ? [] : [{ seat: first.seat, token }];
+      remember({ match_id: id, game: first.game, name, seats, spectator_token: first.seat === null ? token : null, bots: [], created_at: new Date().toISOString() });
+    }
     update(first);
   } catch (error) {
     showError(error);

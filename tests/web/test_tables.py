@@ -70,3 +70,19 @@ def test_a_table_that_cannot_draw_a_view_falls_back_to_the_generic_one(context, 
         settle(page)
     assert page.locator("#table .generic-table").count() == 1
     assert "could not draw" in page.inner_text("#table")
+
+
+def test_a_match_joined_by_its_link_is_listed_in_that_browsers_lobby(page, browser, server):
+    links = create_match(page, "mercenaries", seats=2, bots=[1])
+    match_id = links[0].split("/")[2].split("?")[0]
+    elsewhere = browser.new_context()  # another player's browser: it only has the link
+    try:
+        joiner = elsewhere.new_page()
+        joiner.goto(server + "/" + links[0])
+        settle(joiner)
+        joiner.goto(server + "/#/")
+        listed = joiner.locator(f".recent[data-match='{match_id}']")
+        listed.locator(".status", has_text="active").wait_for()
+        assert "Tavernkeepers and Mercenaries" in listed.inner_text()
+    finally:
+        elsewhere.close()
