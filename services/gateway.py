@@ -5,13 +5,15 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from domain.games import game_ids, get_game
 from domain.kernel import RulesError
@@ -253,6 +255,7 @@ ROUTES = [
     Route("/healthz", healthz),
     Route("/metrics", metrics),
     Route("/openapi.json", openapi_json),
+    Mount("/", StaticFiles(directory=Path(__file__).parent / "web", html=True), name="web"),  # the web client
 ]
 
 

@@ -1,0 +1,123 @@
+// The public API of API.md, and nothing else: JSON over fetch, and the SSE view stream read with
+// fetch() because EventSource cannot send the Authorization header the gateway asks for.
+
+export class ApiError extends Error {
+  constructor(status, code, message, body) {
+    super(`${code}: ${message}`);
+    this.status = status;
+    this.code = code;
+    this.detail = message;
+    this.body = body;
+  }
+}
+
+async function errorOf(response) {
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON: keep the status line
+  }
+  const error = (body && body.error) || { code: `http_${response.status}`, message: response.statusText };
+  return new ApiError(response.status, error.code, error.message, body);
+}
+
+export async function call(path, { method = "GET", token = null, body = undefined, headers = {} } = {}) {
+  const all = { Accept: "application/json", ...headers };
+  if (token) all.Authorization = `Bearer ${token}`;
+  if (body !== undefined) all["Content-Type"] = "application/json";
+  const response = await fetch(path, { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!response.ok) throw await errorOf(response);
+  return response.json();
+}
+
+export const games = () => call("/v1/games");
+export const createMatch = (request) => call("/v1/matches", { method: "POST", body: request });
+export const view = (id, token) => call(`/v1/matches/${id}/view`, { token });
+export const events = (id, token, after) => call(`/v1/matches/${id}/events?after=${after}`, { token });
+export const replay = (id, token, seat) =>
+  call(`/v1/matches/${id}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`, { token });
+
+export function sendCommand(id, token, command) {
+  // a fresh Idempotency-Key per click: a retried request has one effect
+  const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+  return call(`/v1/matches/${id}/commands`, { method: "POST", token, body: command, headers: { "Idempotency-Key": key } });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// One SSE message block ("event: view\nid: 12\ndata: {...}") -> {event, id, data}
+function parseBlock(block) {
+  const message = { event: "message", id: null, data: [] };
+  for (const line of block.split(/\r?\n/)) {
+    if (!line || line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const name = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (name === "data") message.data.push(value);
+    else if (name === "id") message.id = value;
+    else if (name === "event") message.event = value;
+  }
+  return message;
+}
+
+// Opens /stream and calls onView(envelope) for each newer view; reconnects by itself (with
+// Last-Event-ID) after a drop, backing off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
+export function openStream(id, token, { onView, onState, lastId = 0 }) {
+  let stopped = false;
+  let controller = null;
+  let last = lastId;
+  (async () => {
+    let delay = 250;
+    while (!stopped) {
+      controller = new AbortController();
+      try {
+        const headers = { Authorization: `Bearer ${token}`, Accept: "text/event-stream" };
+        if (last) headers["Last-Event-ID"] = String(last);
+        const response = await fetch(`/v1/matches/${id}/stream`, { headers, signal: controller.signal, cache: "no-store" });
+        if (!response.ok) {
+          const error = await errorOf(response);
+          if (response.status < 500) {
+            onState("closed", error); // a wrong token or match will not heal by retrying
+            return;
+          }
+          throw error;
+        }
+        onState("live");
+        delay = 250;
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end;
+          while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
+            const message = parseBlock(buffer.slice(0, end));
+            buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
+            if (message.event !== "view" || !message.data.length) continue;
+            const version = Number(message.id);
+            if (version <= last) continue;
+            last = version;
+            onView(JSON.parse(message.data.join("\n")));
+          }
+        }
+      } catch (error) {
+        if (stopped) return;
+      }
+      if (stopped) return;
+      onState("reconnecting");
+      await sleep(delay);
+      delay = Math.min(delay * 2, 8000);
+    }
+  })();
+  return {
+    close() {
+      stopped = true;
+      if (controller) controller.abort();
+    },
+    get lastId() {
+      return last;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// Tavern Masters as on the table: each master's Tavern of Goods, Staff and Patrons laid out in
+// front of them with their gold, hands as card backs but your own, the draft packet, the three
+// decks and their face-up discards, open trade offers and a Dirty Deed waiting for its answer.
+// The view names cards by id only ("pale-ale-2"), so a card shows its name.
+import { cardBack, h, humanise, pile } from "../ui.js";
+
+const nameOf = (id) => humanise(id.replace(/-\d+$/, ""));
+
+function card(id, ctx, commands = [], label = null) {
+  const el = h("div.card.tm", { dataset: { card: id } }, h("div.name", {}, nameOf(id)), h("div.group", {}, id.split("-").pop()));
+  return ctx.actionable(el, commands, label || undefined);
+}
+
+function describe(command) {
+  const bits = [];
+  if (command.free) bits.push("free, by its condition");
+  if (command.target !== undefined && command.target >= 0) bits.push(`at player ${command.target + 1}`);
+  if (command.target_card) bits.push(`on ${nameOf(command.target_card)}`);
+  if (command.own_card) bits.push(`giving ${nameOf(command.own_card)}`);
+  return `${humanise(command.type)}${bits.length ? ` (${bits.join(", ")})` : ""}`;
+}
+
+function master(view, p, seat, ctx) {
+  const mine = seat === view.seat;
+  const waiting = view.to_act.includes(seat);
+  return h(
+    "section.seat.tm-master",
+    { class: [mine ? "mine" : "", waiting ? "thinking" : ""].join(" "), dataset: { seat } },
+    h(
+      "header",
+      {},
+      h("span.seat-name", {}, mine ? `${ctx.seatName(seat)} (you)` : ctx.seatName(seat)),
+      h("span.token.coin", { title: "gold" }, String(p.gold)),
+      view.server === seat ? h("span.chip", {}, "server") : null,
+      h("span.state", {}, view.phase === "over" ? "" : p.done ? "done" : waiting ? "to move…" : ""),
+    ),
+    mine ? null : h("div.hand.backs", { title: `${p.hand_count} cards in hand` }, Array.from({ length: p.hand_count }, () => cardBack("small"))),
+    h("div.label", {}, "Tavern"),
+    h("div.tavern", {}, p.tavern.length ? p.tavern.map((id) => card(id, ctx, ctx.commands((c) => c.target_card === id), describe)) : h("div.empty-note", {}, "empty")),
+  );
+}
+
+function offers(view, ctx) {
+  if (!view.offers.length && !view.pending) return null;
+  return h(
+    "section.tm-offers",
+    {},
+    view.offers.map((o) =>
+      h(
+        "div.offer",
+        { dataset: { offer: o.id } },
+        `${ctx.seatName(o.by)} offers ${ctx.seatName(o.to)}: `,
+        o.give ? `${nameOf(o.give)} ` : "",
+        o.take ? `for their ${nameOf(o.take)} ` : "",
+        o.gold ? `(${o.gold} gold)` : "",
+        ctx.button("Accept", ctx.commands((c) => c.type === "AnswerOffer" && c.offer === o.id && c.accept)),
+        ctx.button("Decline", ctx.commands((c) => c.type === "AnswerOffer" && c.offer === o.id && !c.accept)),
+      ),
+    ),
+    view.pending
+      ? h("div.offer", {}, `${ctx.seatName(view.pending.seat)} plays ${nameOf(view.pending.card)}${view.pending.target >= 0 ? ` against ${ctx.seatName(view.pending.target)}` : ""}`)
+      : null,
+  );
+}
+
+function tradeLabel(c) {
+  const give = c.give ? `give ${nameOf(c.give)}` : "";
+  const take = c.take ? `take their ${nameOf(c.take)}` : "";
+  const gold = c.gold ? ` for ${c.gold} gold` : "";
+  return `${[give, take].filter(Boolean).join(" and ")}${gold}`;
+}
+
+// Offering a trade: one button per other master, a menu of what may be offered them.
+function trades(view, ctx) {
+  const offers = ctx.commands((c) => c.type === "OfferTrade");
+  if (!offers.length) return null;
+  const targets = [...new Set(offers.map((c) => c.to))];
+  return h("span.trades", {}, targets.map((to) => ctx.actionable(h("button.move.trade", {}, `Trade with ${ctx.seatName(to)}…`), offers.filter((c) => c.to === to), tradeLabel)));
+}
+
+export function render(view, ctx) {
+  const me = view.seat;
+  const others = view.players.map((p, seat) => [p, seat]).filter(([, seat]) => seat !== me);
+  const middle = h(
+    "section.middle",
+    {},
+    h("div.round-track", {}, Array.from({ length: view.rounds }, (_, i) => h("span.round", { class: i + 1 < view.round || view.phase === "over" ? "done" : i + 1 === view.round ? "now" : "" }, String(i + 1))),
+      h("span.phase", {}, `${humanise(view.phase)}${view.mode !== "competitive" ? ` · ${view.mode}` : ""}${view.dirty_deeds ? " · Dirty Deeds" : ""}`)),
+    Object.entries(view.deck_counts).map(([deck, n]) =>
+      h("div.tm-deck", {}, pile(n, deck), view.discard_tops[deck] ? h("div.discard-top", {}, card(view.discard_tops[deck], ctx), h("span.count", {}, `discard ${view.discard_counts[deck]}`)) : null),
+    ),
+  );
+  const mine = me === null ? null : view.players[me];
+  const own = mine
+    ? h(
+        "section.own",
+        {},
+        master(view, mine, me, ctx),
+        view.packet.length ? [h("div.label", {}, "The packet: keep one"), h("div.hand", {}, view.packet.map((id) => card(id, ctx, ctx.commands((c) => c.type === "PickCard" && c.card === id), () => "Keep this card")))] : null,
+        h("div.label", {}, view.hand.length ? "Your hand" : ""),
+        h("div.hand.own-hand", {}, view.hand.map((id) => card(id, ctx, ctx.commands((c) => c.card === id && c.type !== "PickCard"), describe))),
+        h("div.buttons", {}, trades(view, ctx), ctx.button("Done", ctx.commands((c) => c.type === "Done"))),
+      )
+    : null;
+  return h("div.table.tavern-masters", {}, h("div.opponents", {}, others.map(([p, seat]) => master(view, p, seat, ctx))), middle, offers(view, ctx), own);
+}
+
+export function status(view, ctx) {
+  if (view.phase === "over") return "The match is over";
+  if (ctx.legal.length) return `Your move: the ${humanise(view.phase).toLowerCase()}`;
+  return view.to_act.length ? `Waiting for ${view.to_act.map(ctx.seatName).join(", ")}` : null;
+}

@@ -1,0 +1,131 @@
+// Taverna as on the table: the taverns laid out with their coloured tables (a customer tile on
+// each occupied one), deeds with their price and points and the owner's marker, guild symbols and
+// dignitaries; the customer row, the castle's royal favours and the piles in the middle; each
+// player's coins, points, people tracks, favours and spells (yours face up, the others' as backs).
+import { cardBack, h, humanise, pile } from "../ui.js";
+
+const PEOPLE = ["human", "elf", "dwarf", "orc"];
+
+function people(name, extra = "") {
+  return h(`span.people.${name || "none"}`, { class: extra, title: name ? humanise(name) : "free" }, name ? name[0].toUpperCase() : "");
+}
+
+function labelOf(command) {
+  const parts = Object.entries(command)
+    .filter(([key, value]) => key !== "type" && value !== "" && value !== -1 && !(Array.isArray(value) && !value.length))
+    .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join("+") : value}`);
+  return `${humanise(command.type)}${parts.length ? ` — ${parts.join(", ")}` : ""}`;
+}
+
+function tavern(t, view, ctx) {
+  const tables = t.tables.map((colour, index) =>
+    ctx.actionable(
+      h("div.ta-table", { class: colour, dataset: { tavern: t.id, table: index } }, people(t.customers[index] || "", t.customers[index] ? "tile" : "free")),
+      ctx.commands((c) => c.type === "PlaceCustomer" && c.tavern === t.id && c.table === index),
+      () => `Seat the customer at this ${t.tables[index]} table`,
+    ),
+  );
+  const deeds = t.deeds.map((deed, space) =>
+    ctx.actionable(
+      h(
+        "div.deed",
+        { class: deed.owner >= 0 ? `owned owner-${deed.owner}` : "", dataset: { tavern: t.id, space } },
+        h("span.price", {}, `${deed.price}¢`),
+        h("span.points", {}, `${deed.points}★`),
+        deed.owner >= 0 ? h("span.owner", {}, ctx.seatName(deed.owner)) : null,
+      ),
+      ctx.commands((c) => c.type === "BuyDeed" && c.tavern === t.id && c.space === space),
+      () => `Buy this deed for ${deed.price}`,
+    ),
+  );
+  const dignitaries = t.dignitaries.map((d) =>
+    ctx.actionable(h("span.chip.dignitary", {}, humanise(d)), ctx.commands((c) => c.type === "ActivateDignitary" && c.dignitary === d), labelOf),
+  );
+  return h(
+    "section.ta-tavern",
+    { class: t.size, dataset: { tavern: t.id } },
+    h("header", {}, h("strong", {}, t.id.toUpperCase()), h("span.size", {}, t.size), t.privilege ? h("span.chip.privilege", {}, "privilege") : null),
+    h("div.ta-tables", {}, tables),
+    h("div.deeds", {}, deeds),
+    h("div.symbols", {}, t.symbols.map((s) => h("span.chip.guild", {}, s)), dignitaries),
+  );
+}
+
+function player(p, view, ctx) {
+  const mine = p.seat === view.seat;
+  const waiting = view.waiting_for.includes(p.seat);
+  const favours = p.favours.map((f) =>
+    ctx.actionable(h("span.chip.favour", { class: p.used_favours.includes(f) ? "used" : "" }, f.replace(/^ta-/, "")), mine ? ctx.commands((c) => c.type === "UseFavour" && c.favour === f) : [], labelOf),
+  );
+  return h(
+    "section.seat.ta-player",
+    { class: [mine ? "mine" : "", waiting ? "thinking" : ""].join(" "), dataset: { seat: p.seat } },
+    h(
+      "header",
+      {},
+      h("span.seat-name", {}, mine ? `${ctx.seatName(p.seat)} (you)` : ctx.seatName(p.seat)),
+      h("span.token.coin", { title: "coins" }, String(p.coins)),
+      h("span.score", {}, `${p.points} points`),
+      p.privileges ? h("span.chip.privilege", {}, `${p.privileges} privilege${p.privileges > 1 ? "s" : ""}`) : null,
+      waiting ? h("span.state", {}, "to move…") : null,
+    ),
+    h("div.levels", {}, PEOPLE.filter((k) => k in p.levels).map((k) => h("span.level", {}, people(k, "tile"), h("span.track", {}, h("span.fill", { style: { width: `${Math.min(100, p.levels[k] * 20)}%` } })), String(p.levels[k])))),
+    mine ? null : h("div.hand.backs", { title: `${p.hand_count} spells in hand` }, Array.from({ length: p.hand_count }, () => cardBack("small"))),
+    p.cast.length ? h("div.row", {}, h("span.label", {}, "Cast "), p.cast.map((c) => h("span.chip", {}, c.replace(/^ta-/, "")))) : null,
+    favours.length ? h("div.row", {}, h("span.label", {}, "Favours "), favours) : null,
+    p.customers.length ? h("div.row", {}, h("span.label", {}, "Customers "), p.customers.map((c) => h("span.chip", {}, c.replace(/^ta-/, "")))) : null,
+  );
+}
+
+function spell(card, ctx) {
+  return ctx.actionable(
+    h("div.card.ta-spell", { dataset: { card } }, h("div.corner", {}, "✦"), h("div.name", {}, `Spell ${card.split("-").pop()}`), h("div.group", {}, "spell")),
+    ctx.commands((c) => (c.type === "CastSpell" || c.type === "SellSpell") && c.card === card),
+    labelOf,
+  );
+}
+
+export function render(view, ctx) {
+  const me = view.seat;
+  const mine = me === null ? null : view.players[me];
+  const row = view.row.map((card) =>
+    ctx.actionable(
+      h("div.card.ta-customer", { dataset: { card } }, h("div.corner", {}, "☺"), h("div.name", {}, "Customer"), h("div.group", {}, card.replace(/^ta-/, ""))),
+      ctx.commands((c) => c.type === "PickCustomer" && c.card === card),
+      (c) => `Take this customer as ${humanise(c.people)}`,
+    ),
+  );
+  const middle = h(
+    "section.middle.ta-middle",
+    {},
+    h("div.crown", {}, h("span", {}, "King: ", view.king ? people(view.king, "tile") : "–"), h("span", {}, " Queen: ", view.queen ? people(view.queen, "tile") : "–")),
+    h("div.turns", {}, `${humanise(view.phase)} · turn ${Math.min(view.turns_played + 1, view.turns_total)} of ${view.turns_total}`),
+    pile(view.customer_deck, "customers"),
+    h("div.row-cards", {}, h("div.label", {}, "Customer row"), h("div.hand", {}, row)),
+    pile(view.spell_deck, "spells"),
+    h("div.castle", {}, h("div.label", {}, `Castle (favours ${view.favour_reserve}, privileges ${view.privilege_reserve})`), view.castle.map((f) => h("span.chip.favour", {}, f.replace(/^ta-/, "")))),
+    h("div.supply", {}, Object.entries(view.guild_supply).map(([g, n]) => h("span.chip.guild", {}, `${g} ${n}`)), Object.entries(view.tiles).map(([p, n]) => h("span.supply-tile", {}, people(p, "tile"), String(n)))),
+  );
+  const own = mine
+    ? h("section.own", {}, player(mine, view, ctx), h("div.label", {}, mine.hand.length ? "Your spells" : ""), h("div.hand.own-hand", {}, mine.hand.map((c) => spell(c, ctx))))
+    : null;
+  const others = view.players.filter((p) => p.seat !== me);
+  return h(
+    "div.table.taverna",
+    {},
+    h("div.opponents", {}, others.map((p) => player(p, view, ctx))),
+    middle,
+    h("div.ta-taverns", {}, view.taverns.map((t) => tavern(t, view, ctx))),
+    own,
+  );
+}
+
+export function status(view, ctx) {
+  if (view.phase === "over") return "The match is over";
+  if (ctx.legal.length) {
+    const step = view.turn && view.turn.seat === view.seat ? view.turn.step : view.phase;
+    const words = { pick: "take a customer from the row", place: "seat your customer at a table", act: "use dignitaries, favours and spells, then end your turn", deeds: "buy a deed or pass", people: "choose a people", royal: "choose a royal scoring" };
+    return `Your move: ${words[step] || humanise(step)}`;
+  }
+  return view.waiting_for.length ? `Waiting for ${view.waiting_for.map(ctx.seatName).join(", ")}` : null;
+}

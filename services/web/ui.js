@@ -1,0 +1,169 @@
+// Small DOM helpers shared by the tables: an element builder, command labels, and "actionable"
+// elements that send one of the seat's legal commands (or open a menu when several fit).
+
+export function h(tag, attrs = {}, ...children) {
+  // "tag#id.class.class", as in a CSS selector
+  const [head, ...classes] = tag.split(".");
+  const [name, id] = head.split("#");
+  const el = document.createElement(name || "div");
+  if (id) el.id = id;
+  if (classes.length) el.className = classes.join(" ");
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = [el.className, value].filter(Boolean).join(" ");
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export const humanise = (text) =>
+  String(text)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .replace(/^./, (c) => c.toUpperCase());
+
+function fieldText(value) {
+  if (Array.isArray(value)) return value.length ? value.join(", ") : "none";
+  if (value && typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+export function commandLabel(command) {
+  // an unused optional field ("", -1, [], null) says nothing to a player
+  const unused = (value) => value === "" || value === -1 || value === null || (Array.isArray(value) && !value.length);
+  const fields = Object.entries(command).filter(([key, value]) => key !== "type" && key !== "expected_version" && !unused(value));
+  const words = fields.map(([key, value]) => `${humanise(key).toLowerCase()}: ${fieldText(value)}`);
+  return words.length ? `${humanise(command.type)} (${words.join("; ")})` : humanise(command.type);
+}
+
+const sameCommand = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// A render context: the seat's legal commands, which of them a table has put on an element
+// ("claimed"), and act() to send one. The app lists the unclaimed ones as buttons, so every
+// legal command stays reachable whatever a table shows.
+export class Context {
+  constructor({ seat = null, legal = [], act = null, readonly = false, envelope = null, seatName = (s) => `Seat ${s + 1}` }) {
+    Object.assign(this, { seat, legal, act, readonly, envelope, seatName });
+    this.claimed = new Set();
+  }
+
+  commands(predicate) {
+    return this.readonly ? [] : this.legal.filter(predicate);
+  }
+
+  claim(commands) {
+    for (const command of commands) this.claimed.add(this.legal.indexOf(command));
+    return commands;
+  }
+
+  unclaimed() {
+    return this.readonly ? [] : this.legal.filter((_, index) => !this.claimed.has(index));
+  }
+
+  // Make el send one of `commands` on click (a menu when more than one). label(command) names a choice.
+  actionable(el, commands, label = commandLabel) {
+    if (!commands.length) return el;
+    this.claim(commands);
+    el.classList.add("actionable");
+    el.dataset.types = [...new Set(commands.map((c) => c.type))].join(" ");
+    el.tabIndex = 0;
+    el.title = commands.map(label).join("\n");
+    const run = (event) => {
+      event.stopPropagation();
+      if (commands.length === 1) this.act(commands[0]);
+      else openMenu(el, commands, label, (command) => this.act(command));
+    };
+    el.addEventListener("click", run);
+    el.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") run(event);
+    });
+    return el;
+  }
+
+  button(text, commands, extra = {}) {
+    if (!commands.length) return null;
+    return this.actionable(h("button.move", extra, text), commands);
+  }
+
+  isLegal(command) {
+    return this.legal.some((c) => sameCommand(c, command));
+  }
+}
+
+export function closeMenus() {
+  for (const menu of document.querySelectorAll(".menu")) menu.remove();
+}
+
+function openMenu(anchor, commands, label, choose) {
+  closeMenus();
+  const menu = h(
+    "div.menu",
+    { role: "menu" },
+    commands.map((command) =>
+      h(
+        "button.menu-item",
+        {
+          role: "menuitem",
+          dataset: { type: command.type },
+          onclick: (event) => {
+            event.stopPropagation();
+            closeMenus();
+            choose(command);
+          },
+        },
+        label(command),
+      ),
+    ),
+    h("button.menu-cancel", { onclick: (event) => (event.stopPropagation(), closeMenus()) }, "Cancel"),
+  );
+  const box = anchor.getBoundingClientRect();
+  menu.style.left = `${Math.max(4, box.left + window.scrollX)}px`;
+  menu.style.top = `${box.bottom + window.scrollY + 4}px`;
+  document.body.append(menu);
+}
+
+document.addEventListener("click", closeMenus);
+document.addEventListener("keydown", (event) => event.key === "Escape" && closeMenus());
+
+// The moves a table did not place on the table itself, grouped by kind, as buttons.
+export function movesBar(ctx) {
+  const left = ctx.unclaimed();
+  if (!left.length) return null;
+  const groups = new Map();
+  for (const command of left) {
+    if (!groups.has(command.type)) groups.set(command.type, []);
+    groups.get(command.type).push(command);
+  }
+  return h(
+    "section.moves",
+    {},
+    h("h3", {}, "Your moves"),
+    [...groups].map(([type, commands]) =>
+      h(
+        "div.move-group",
+        {},
+        h("span.move-kind", {}, humanise(type)),
+        commands.map((command) => {
+          const text = commands.length === 1 ? commandLabel(command) : commandLabel(command).replace(/^[^(]*\(|\)$/g, "");
+          return ctx.actionable(h("button.move", {}, text || humanise(type)), [command]);
+        }),
+      ),
+    ),
+  );
+}
+
+export function cardBack(extra = "") {
+  return h(`div.card.back${extra ? `.${extra}` : ""}`, { "aria-label": "face-down card" });
+}
+
+// A pile of face-down cards with its count.
+export function pile(count, label) {
+  return h("div.pile", { title: `${label}: ${count}` }, count ? cardBack() : h("div.card.empty"), h("span.count", {}, `${label} ${count}`));
+}
