@@ -16,4 +16,8 @@ CASES: list[Case] = [
     Case("heros-tavern", 3, {}, 200),
     Case("heros-tavern", 4, {}, 200),
     Case("heros-tavern", 5, {}, 200),
+    Case("taverna", 2, {}, 200),
+    Case("taverna", 3, {}, 200),
+    Case("taverna", 4, {}, 200),
+    Case("taverna", 5, {}, 200),
 ]
