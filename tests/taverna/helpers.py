@@ -76,3 +76,9 @@ def refused(state: State, seat: int, command: Command) -> str:
     except RulesError as error:
         return error.code
     raise AssertionError(f"{command!r} was accepted")
+
+
+def give(state: State, seat: int, *cards: str) -> State:
+    """Put these spells in the seat's hand, out of the draw pile."""
+    state = replace(state, spell_deck=tuple(c for c in state.spell_deck if c not in cards))
+    return with_player(state, seat, hand=cards)
