@@ -8,7 +8,8 @@ from domain.taverna import events as ev
 from domain.taverna.board import free_tables, owners, symbols, table_people, valid_table
 from domain.taverna.commands import PickCustomer, PlaceCustomer
 from domain.taverna.content import CUSTOMERS, PEOPLES
-from domain.taverna.spells import draw_spell, open_window
+from domain.taverna.deck import draw_spell
+from domain.taverna.spells import open_window
 from domain.taverna.state import Ctx, State
 from domain.taverna.tracks import gain_level
 

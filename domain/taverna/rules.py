@@ -11,7 +11,7 @@ from typing import Any
 
 from domain.kernel import Command, RulesError, Seat, require
 from domain.kernel.rng import Rng
-from domain.taverna import customers, dignitaries, favours, scoring, spells
+from domain.taverna import customers, deck, dignitaries, favours, scoring, spells
 from domain.taverna import events as ev
 from domain.taverna.board import defs
 from domain.taverna.commands import (
@@ -50,7 +50,7 @@ def begin(state: State, rng: Rng) -> list:
     ctx.emit(ev.FavoursRevealed(favours=ctx.state.favour_reserve[:CASTLE]))
     for seat in range(state.seats):
         for _ in range(HAND):
-            spells.draw_spell(ctx, seat)
+            deck.draw_spell(ctx, seat)
     customers.refill(ctx)
     first = CUSTOMERS[ctx.state.row[0]].peoples
     if state.seats > 2 and len(first) == 1:  # the first card revealed names the King's people

@@ -10,22 +10,9 @@ from domain.taverna import events as ev
 from domain.taverna.board import can_host, owners
 from domain.taverna.commands import CastSpell, SellSpell
 from domain.taverna.content import DIGNITARIES, GUILDS, PEOPLES, SPELLS, Effect
+from domain.taverna.deck import draw_spell
 from domain.taverna.state import Ctx, State
 from domain.taverna.tracks import can_rise, gain_level
-
-CURSE_COINS = 2  # ours: the Curse's effect is not in the rulebook
-
-
-def draw_spell(ctx: Ctx, seat: int) -> None:
-    """Draw the top spell; the Curse is not a spell: it strikes at once and the player draws again."""
-    while ctx.state.spell_deck:
-        card = ctx.state.spell_deck[0]
-        if SPELLS[card].curse:
-            ctx.emit(ev.CurseDrawn(seat=seat, card=card, coins=min(CURSE_COINS, ctx.state.players[seat].coins)))
-            continue
-        ctx.emit(ev.SpellDrawn(seat=seat, card=card))
-        return
-
 
 # --- the effect vocabulary: the choices each kind offers ------------------------------------------------
 

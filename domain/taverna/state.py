@@ -292,8 +292,7 @@ def _spell_cast(s: State, e: ev.SpellCast) -> State:
 
 def _spell_sold(s: State, e: ev.SpellSold) -> State:
     p = s.players[e.seat]
-    card = e.card or p.hand[0]  # a redacted copy never reaches evolve; keep the fold total anyway
-    return with_player(s, e.seat, coins=p.coins + 1, hand=without(p.hand, card), sold=(*p.sold, card))
+    return with_player(s, e.seat, coins=p.coins + 1, hand=without(p.hand, e.card), sold=(*p.sold, e.card))
 
 
 def _extra_spell(s: State, e: ev.ExtraSpell) -> State:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.taverna import events as ev
 from domain.taverna.content import BONUS, PEOPLE_INDEX, PEOPLES, TOP
+from domain.taverna.deck import draw_spell
 from domain.taverna.state import Ctx, State
 
 
@@ -34,8 +35,6 @@ def gain_level(ctx: Ctx, seat: int, people: str, bonus: bool = True) -> None:
 
 def grant(ctx: Ctx, seat: int, bonus: dict[str, int], reason: str) -> None:
     """A track bonus: points, coins, spell cards or privilege tokens (while the reserve lasts)."""
-    from domain.taverna.spells import draw_spell  # spells need tracks too
-
     coins, points = bonus.get("coins", 0), bonus.get("points", 0)
     privileges = min(bonus.get("privilege", 0), ctx.state.privilege_reserve)
     if coins or points or privileges:

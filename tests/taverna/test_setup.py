@@ -37,7 +37,7 @@ def test_curse_is_resolved_when_drawn_and_replaced():
     state = initial(GAME.setup(3, {"curse": True}))
     plain = [s for s in SPELLS if s != CURSE]
     state = replace(state, spell_deck=(plain[0], CURSE, *plain[1:]))
-    from domain.taverna.spells import draw_spell
+    from domain.taverna.deck import draw_spell
     from domain.taverna.state import Ctx
 
     ctx = Ctx(state)
