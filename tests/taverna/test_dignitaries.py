@@ -126,3 +126,9 @@ def test_dignitaries_wait_for_the_placement():
     state = at_step(game_state(), "place", tavern="")
     assert refused(state, 0, Activate(dignitary="notary", tavern="t5", space=0)) == "wrong_step"
     assert refused(placed_in("t1"), 1, Activate(dignitary="notary", tavern="t5", space=0)) == "not_your_turn"
+
+
+def test_princess_three_favours_for_seven_coins():
+    state = placed_in("t3")
+    after, _ = act(state, 0, Activate(dignitary="princess", tavern="t1", favours=state.castle[:3]))
+    assert len(after.players[0].favours) == 3 and after.players[0].coins == 8 and len(after.castle) == 5
