@@ -1,4 +1,12 @@
-"""Taverna (Karl Marcelle, Geek Attitude Games), 2 to 5 seats."""
+"""Taverna (Karl Marcelle, Geek Attitude Games), 2 to 5 seats.
+
+Where things are: content.py (seeds/taverna/*.json), state.py (state and evolve), rules.py (who acts
+when: setup, deed rounds, the turn's steps, the end), board.py (taverns), tracks.py (people tracks,
+royal order), customers.py (pick and place: Trickery, income, Feast, Magic, Influence),
+dignitaries.py (Notary, Gob'Trotter, Princess, Ambassador), spells.py (the effect vocabulary, instant
+answers, selling), deck.py (drawing, the Curse), favours.py (royal favours), scoring.py (the end),
+views.py (what each seat sees), bot.py (the greedy bot). Rulings: seeds/taverna/RULINGS.md.
+"""
 
 from __future__ import annotations
 
