@@ -40,3 +40,14 @@ def valid_table(state: State, tavern: str, table: int) -> bool:
 def can_host(state: State, tavern: str, guild: str) -> bool:
     """A guild token may join a tavern that shows no such symbol yet, while the supply lasts."""
     return guild in state.guild_supply and state.guild_supply[guild] > 0 and guild not in symbols(state, tavern)
+
+
+MAX_DIGNITARIES = 2  # a tavern never holds more than two dignitaries
+
+
+def destinations(state: State, dignitary: str) -> list[str]:
+    """Where a dignitary may move: another tavern with room."""
+    return [
+        t for t, tavern in state.taverns.items()
+        if len(tavern.dignitaries) < MAX_DIGNITARIES and dignitary not in tavern.dignitaries
+    ]

@@ -12,14 +12,13 @@ from itertools import combinations, combinations_with_replacement
 
 from domain.kernel import require
 from domain.taverna import events as ev
-from domain.taverna.board import can_host, deeds_held, defs
+from domain.taverna.board import can_host, deeds_held, defs, destinations
 from domain.taverna.commands import ActivateDignitary
 from domain.taverna.content import DIGNITARIES, GUILDS, PEOPLES
 from domain.taverna.spells import open_window, take_favours
 from domain.taverna.state import Ctx, State, where_is
 from domain.taverna.tracks import can_rise, gain_level
 
-MAX_PER_TAVERN = 2
 PRIVILEGES_FOR_EXTRA = 2
 TAKEOVER_SURCHARGE = 3
 GOBTROTTER = {1: (3, 3), 2: (5, 6)}  # tokens: (cost, points)
@@ -39,13 +38,6 @@ def via(state: State, seat: int, dignitary: str) -> str:
     if not turn.privilege_right_used and state.players[seat].privileges >= PRIVILEGES_FOR_EXTRA:
         return "privileges"
     return ""
-
-
-def destinations(state: State, dignitary: str) -> list[str]:
-    return [
-        t for t, tavern in state.taverns.items()
-        if len(tavern.dignitaries) < MAX_PER_TAVERN and dignitary not in tavern.dignitaries
-    ]
 
 
 # --- each dignitary's choices at a destination: (command, cost) --------------------------------------

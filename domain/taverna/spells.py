@@ -1,13 +1,13 @@
 """Spells: data (seeds/taverna/spells.json) read by a small effect vocabulary; casting, responses, selling.
 
-Each effect kind says which command fields it needs (``options``) and what it does (``apply``).
+Each effect kind says which command fields it needs (``_effect_options``) and what it does (``_apply``).
 """
 
 from __future__ import annotations
 
 from domain.kernel import require
 from domain.taverna import events as ev
-from domain.taverna.board import can_host, owners
+from domain.taverna.board import can_host, destinations, owners
 from domain.taverna.commands import CastSpell, SellSpell
 from domain.taverna.content import DIGNITARIES, GUILDS, PEOPLES, SPELLS, Effect
 from domain.taverna.deck import draw_spell
@@ -39,12 +39,7 @@ def _effect_options(state: State, seat: int, card: str, effect: Effect) -> list[
     if kind == "guild":
         return [CastSpell(card=card, tavern=t, guild=g) for t in state.taverns for g in GUILDS if can_host(state, t, g)]
     if kind == "move_dignitary":
-        return [
-            CastSpell(card=card, dignitary=d, tavern=t)
-            for d in DIGNITARIES
-            for t, tavern in state.taverns.items()
-            if len(tavern.dignitaries) < 2 and d not in tavern.dignitaries
-        ]
+        return [CastSpell(card=card, dignitary=d, tavern=t) for d in DIGNITARIES for t in destinations(state, d)]
     raise ValueError(f"unknown spell effect {kind!r}")
 
 
