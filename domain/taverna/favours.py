@@ -65,15 +65,16 @@ def _moves(state: State, favour: str) -> list[UseFavour]:
 
 
 def usable(state: State, seat: int) -> list[str]:
-    """The seat's unused favours that fit the current step of its own turn."""
+    """The seat's unused favours that fit the current step of its own turn, of a kind not yet used
+    this turn (the rulebook allows "one or more different" tiles)."""
     turn = state.turn
-    if state.phase != "turns" or turn is None or turn.seat != seat or turn.responders:
+    if state.phase != "turns" or turn is None or turn.seat != seat or turn.responders or turn.step == "pick":
         return []
-    if turn.step == "place":
-        return [f for f in state.players[seat].favours if FAVOURS[f].kind in CARD_KINDS]
-    if turn.step == "act":
-        return [f for f in state.players[seat].favours if FAVOURS[f].kind not in CARD_KINDS]
-    return []
+    card_step = turn.step == "place"
+    return [
+        f for f in state.players[seat].favours
+        if (FAVOURS[f].kind in CARD_KINDS) == card_step and FAVOURS[f].kind not in turn.favours
+    ]
 
 
 def legal_favours(state: State, seat: int) -> list[UseFavour]:
@@ -93,6 +94,8 @@ def _valid_move(state: State, command: UseFavour) -> bool:
 def use(state: State, command: UseFavour, seat: int) -> list:
     player = state.players[seat]
     require(command.favour in player.favours, "favour_not_held", "you hold no such unused favour")
+    assert state.turn is not None
+    require(FAVOURS[command.favour].kind not in state.turn.favours, "favour_kind_used", "one favour of a kind a turn")
     require(command.favour in usable(state, seat), "wrong_step", "that favour is used at another step of the turn")
     kind = FAVOURS[command.favour].kind
     if kind == "move_customer":  # any free table is fine: the listed ones stand for their colour

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from domain.kernel import Event, Setup
 from domain.taverna import events as ev
-from domain.taverna.content import CUSTOMERS, DIGNITARIES, GUILDS, PEOPLE_INDEX, PEOPLES, taverns_for
+from domain.taverna.content import CUSTOMERS, DIGNITARIES, FAVOURS, GUILDS, PEOPLE_INDEX, PEOPLES, taverns_for
 
 
 class Tavern(msgspec.Struct, frozen=True):
@@ -46,6 +46,7 @@ class Turn(msgspec.Struct, frozen=True):
     tavern_right_used: bool = False
     privilege_right_used: bool = False
     dignitaries: tuple[str, ...] = ()  # activated this turn
+    favours: tuple[str, ...] = ()  # the kinds of royal favour used this turn
     spells_allowed: int = 1
     spells_cast: int = 0
     responded: tuple[int, ...] = ()  # opponents who cast a spell during this turn
@@ -256,7 +257,9 @@ def _favour_taken(s: State, e: ev.FavourTaken) -> State:
 
 def _use_favour(s: State, seat: int, favour: str) -> State:
     p = s.players[seat]
-    return with_player(s, seat, favours=without(p.favours, favour), used_favours=(*p.used_favours, favour))
+    s = with_player(s, seat, favours=without(p.favours, favour), used_favours=(*p.used_favours, favour))
+    assert s.turn is not None
+    return with_turn(s, favours=(*s.turn.favours, FAVOURS[favour].kind))
 
 
 def _favour_used(s: State, e: ev.FavourUsed) -> State:

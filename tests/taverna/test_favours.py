@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.taverna import events as ev
 from domain.taverna.commands import PlaceCustomer, UseFavour
+from domain.taverna.content import FAVOURS
 from tests.taverna.helpers import GAME, act, at_step, card, favour, game_state, player, refused, tavern
 
 
@@ -88,3 +89,12 @@ def test_favour_errors():
     assert refused(at_step(game_state(), "act", tavern="t1"), 0, UseFavour(favour=tile, people="elf")) == (
         "favour_not_held")
     assert refused(holding(tile, "act", tavern="t1"), 0, UseFavour(favour=tile, people="zz")) == "bad_target"
+
+
+def test_different_favours_only_one_tile_of_a_kind_a_turn():
+    first, second = favour("second_spell"), [f for f in FAVOURS if FAVOURS[f].kind == "second_spell"][1]
+    state = at_step(player(game_state(), 0, favours=(first, second), hand=("ta-sp-01",)), "act", tavern="t1")
+    after, _ = act(state, 0, UseFavour(favour=first))
+    assert after.turn.favours == ("second_spell",)
+    assert refused(after, 0, UseFavour(favour=second)) == "favour_kind_used"
+    assert UseFavour(favour=second) not in GAME.legal(after, 0)
