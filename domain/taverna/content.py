@@ -126,9 +126,9 @@ BONUS: dict[str, dict[int, dict[str, int]]] = {
 }
 
 
-def side_for(seats: int) -> Side:
-    return BOARD.sides[0] if seats <= 3 else BOARD.sides[1]
+_TAVERNS = tuple({t.id: t for t in side.taverns} for side in BOARD.sides)
 
 
 def taverns_for(seats: int) -> dict[str, TavernDef]:
-    return {t.id: t for t in side_for(seats).taverns}
+    """The printed taverns of the board side for this many players (2/3 or 4/5)."""
+    return _TAVERNS[0] if seats <= 3 else _TAVERNS[1]
