@@ -169,3 +169,17 @@ def test_instant_spells_are_cast_on_ones_own_turn_too():
     tip = spell("Lucky Tip")
     assert CastSpell(card=tip) in GAME.legal(acting((tip,)), 0)
     assert SPELLS[tip].instant == "placement"
+
+
+def test_an_answer_again_in_the_next_opponents_turn_and_the_view_names_who_is_asked():
+    tip1, tip2 = spell("Lucky Tip"), spell("Lucky Tip", 1)
+    state = placing_with_answers({2: (tip1, tip2)})
+    after, _ = act(state, 0, PlaceCustomer(tavern="t1", table=1))
+    assert view(after, 0).waiting_for == (2,)
+    after, _ = act(after, 2, CastSpell(card=tip1))
+    assert view(after, 0).waiting_for == (0,)
+    after, _ = act(after, 0, EndTurn())
+    assert after.turn.seat == 1 and after.turn.responded == ()
+    after = at_step(after, "place", seat=1, people="dwarf")
+    _, events = act(after, 1, PlaceCustomer(tavern="t1", table=2))
+    assert ev.Responders(moment="placement", seats=(2,)) in events
