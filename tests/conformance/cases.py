@@ -18,4 +18,8 @@ CASES: list[Case] = [
     Case("heros-tavern", 5, {}, 200),
     Case("mercenaries", 2, {"best_of": 1}, 200),
     Case("mercenaries", 2, {"best_of": 3}, 200),
+    Case("taverna", 2, {}, 200),
+    Case("taverna", 3, {}, 200),
+    Case("taverna", 4, {}, 200),
+    Case("taverna", 5, {}, 200),
 ]

@@ -1,0 +1,247 @@
+"""decide and legal: setup (shuffles, chosen peoples, deed rounds), the turn's order, the end.
+
+The topics live in their own modules: customers.py (pick and place), dignitaries.py, spells.py,
+favours.py, scoring.py; this module says who may act when and hands each command to its rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.kernel import Command, RulesError, Seat, require
+from domain.kernel.rng import Rng
+from domain.taverna import customers, deck, dignitaries, favours, scoring, spells
+from domain.taverna import events as ev
+from domain.taverna.board import defs
+from domain.taverna.commands import (
+    ActivateDignitary,
+    BuyDeed,
+    CastSpell,
+    ChoosePeople,
+    ChooseScoring,
+    EndTurn,
+    Pass,
+    PassDeed,
+    PickCustomer,
+    PlaceCustomer,
+    SellSpell,
+    UseFavour,
+)
+from domain.taverna.content import CUSTOMERS, DIGNITARIES, FAVOURS, PEOPLES, SPELLS
+from domain.taverna.state import Ctx, State, Turn
+
+HAND = 3
+CASTLE = 5
+
+
+# --- setup ---------------------------------------------------------------------------------------------
+
+
+def begin(state: State, rng: Rng) -> list:
+    """Shuffle, place the dignitaries and the favours, deal three spells each, reveal four customers."""
+    ctx = Ctx(state)
+    spell_ids = [s for s in SPELLS if state.curse or not SPELLS[s].curse]
+    cards = [c for c, card in CUSTOMERS.items() if card.players <= state.seats]
+    ctx.emit(ev.Shuffled(spells=tuple(rng.shuffle(spell_ids)), customers=tuple(rng.shuffle(cards)),
+                         favours=tuple(rng.shuffle(list(FAVOURS)))))
+    small = [t.id for t in defs(state).values() if t.size == "small"]
+    ctx.emit(ev.DignitariesPlaced(places=dict(zip(rng.shuffle(DIGNITARIES), small, strict=True))))
+    ctx.emit(ev.FavoursRevealed(favours=ctx.state.favour_reserve[:CASTLE]))
+    for seat in range(state.seats):
+        for _ in range(HAND):
+            deck.draw_spell(ctx, seat)
+    customers.refill(ctx)
+    first = CUSTOMERS[ctx.state.row[0]].peoples
+    if state.seats > 2 and len(first) == 1:  # the first card revealed names the King's people
+        ctx.emit(ev.PeopleChosen(seat=-1, people=first[0], role="king"))
+        _deed_rounds(ctx)
+    return ctx.events
+
+
+def _deed_rounds(ctx: Ctx) -> None:
+    """One deed each in turn order, then a second each in reverse order."""
+    order = list(range(ctx.state.seats))
+    ctx.emit(ev.DeedRoundsBegan(order=tuple(order + order[::-1])))
+
+
+def _people_choices(state: State, seat: Seat) -> list[ChoosePeople]:
+    """Three or more seats: the first player picks between a dual first card's peoples. Two seats:
+    the first player names the King's people, the second a different one for the Queen."""
+    if state.phase != "people":
+        return []
+    if state.seats > 2:
+        return [ChoosePeople(people=p) for p in CUSTOMERS[state.row[0]].peoples] if seat == 0 else []
+    if not state.king:
+        return [ChoosePeople(people=p) for p in PEOPLES] if seat == 0 else []
+    return [ChoosePeople(people=p) for p in PEOPLES if p != state.king] if seat == 1 else []
+
+
+def _choose_people(state: State, command: ChoosePeople, seat: Seat) -> list:
+    require(state.phase == "people", "wrong_phase", "the chosen peoples are set")
+    choices = _people_choices(state, seat)
+    require(choices, "not_your_turn", "another seat chooses the people now")
+    require(command in choices, "bad_people", "not a people you may choose now")
+    ctx = Ctx(state)
+    ctx.emit(ev.PeopleChosen(seat=seat, people=command.people, role="queen" if state.king else "king"))
+    if state.seats > 2 or ctx.state.queen:
+        _deed_rounds(ctx)
+    return ctx.events
+
+
+def _deed_choices(state: State, seat: Seat) -> list[Command]:
+    if state.phase != "deeds" or state.deed_order[0] != seat:
+        return []
+    coins = state.players[seat].coins
+    buys: list[Command] = [
+        BuyDeed(tavern=t, space=i)
+        for t, tavern in state.taverns.items()
+        if seat not in tavern.deeds
+        for i, owner in enumerate(tavern.deeds)
+        if owner < 0 and defs(state)[t].deeds[i].price <= coins
+    ]
+    return buys or [PassDeed()]  # ours: a buyer who can afford no deed passes
+
+
+def _buy_deed(state: State, command: BuyDeed, seat: Seat) -> list:
+    _deed_turn(state, seat)
+    tavern = state.taverns.get(command.tavern)
+    require(tavern is not None and 0 <= command.space < len(tavern.deeds), "no_such_deed", "no such deed space")
+    assert tavern is not None
+    require(tavern.deeds[command.space] < 0, "deed_taken", "that deed is owned")
+    require(seat not in tavern.deeds, "one_deed_per_tavern", "a player holds one deed per tavern")
+    deed = defs(state)[command.tavern].deeds[command.space]
+    require(deed.price <= state.players[seat].coins, "cannot_afford", f"the deed costs {deed.price}")
+    return [ev.DeedBought(seat=seat, tavern=command.tavern, space=command.space, price=deed.price, points=deed.points)]
+
+
+def _pass_deed(state: State, command: PassDeed, seat: Seat) -> list:
+    _deed_turn(state, seat)
+    require(_deed_choices(state, seat) == [PassDeed()], "must_buy", "you can afford a deed: buy one")
+    return [ev.DeedPassed(seat=seat)]
+
+
+def _deed_turn(state: State, seat: Seat) -> None:
+    require(state.phase == "deeds", "wrong_phase", "deeds are bought at setup")
+    require(state.deed_order[0] == seat, "not_your_turn", "another seat buys now")
+
+
+# --- the turn --------------------------------------------------------------------------------------------
+
+
+def _turn(state: State, seat: Seat, step: str) -> Turn:
+    """The seat's own turn at the step the command belongs to, with no response pending."""
+    require(state.phase == "turns" and state.turn is not None, "wrong_phase", "not during the turns")
+    turn = state.turn
+    assert turn is not None
+    require(turn.seat == seat, "not_your_turn", "another seat plays now")
+    require(not turn.responders, "awaiting_responses", "opponents may answer with a spell first")
+    require(turn.step == step, "wrong_step", f"this comes at the {step} step of the turn")
+    return turn
+
+
+def _pick(state: State, command: PickCustomer, seat: Seat) -> list:
+    _turn(state, seat, "pick")
+    return customers.pick(state, command, seat)
+
+
+def _place(state: State, command: PlaceCustomer, seat: Seat) -> list:
+    _turn(state, seat, "place")
+    return customers.place(state, command, seat)
+
+
+def _activate(state: State, command: ActivateDignitary, seat: Seat) -> list:
+    _turn(state, seat, "act")
+    return dignitaries.activate(state, command, seat)
+
+
+def _sell(state: State, command: SellSpell, seat: Seat) -> list:
+    _turn(state, seat, "act")
+    return spells.sell(state, command, seat)
+
+
+def _favour(state: State, command: UseFavour, seat: Seat) -> list:
+    require(state.phase == "turns" and state.turn is not None, "wrong_phase", "not during the turns")
+    assert state.turn is not None
+    require(state.turn.seat == seat, "not_your_turn", "royal favours are used on your own turn")
+    require(not state.turn.responders, "awaiting_responses", "opponents may answer with a spell first")
+    return favours.use(state, command, seat)
+
+
+def _asked(state: State, seat: Seat) -> bool:
+    return state.phase == "turns" and state.turn is not None and state.turn.responders[:1] == (seat,)
+
+
+def _cast(state: State, command: CastSpell, seat: Seat) -> list:
+    if not _asked(state, seat):
+        _turn(state, seat, "act")
+    return spells.cast(state, command, seat)
+
+
+def _pass(state: State, command: Pass, seat: Seat) -> list:
+    require(_asked(state, seat), "not_asked", "no spell answer is asked of you now")
+    ctx = Ctx(state)
+    ctx.emit(ev.Passed(seat=seat))
+    spells.next_responder(ctx)
+    return ctx.events
+
+
+def _end_turn(state: State, command: EndTurn, seat: Seat) -> list:
+    _turn(state, seat, "act")
+    ctx = Ctx(state)
+    customers.refill(ctx)
+    ctx.emit(ev.TurnEnded(seat=seat))
+    if ctx.state.phase == "end":
+        scoring.begin_end(ctx)
+    return ctx.events
+
+
+def _scoring(state: State, command: ChooseScoring, seat: Seat) -> list:
+    require(state.phase == "royal", "wrong_phase", "the royal scoring comes at the end")
+    require(state.royal_order[0] == seat, "not_your_turn", "another seat chooses now")
+    return scoring.choose(state, command, seat)
+
+
+_RULES: dict[type, Callable[[State, Any, Seat], list]] = {
+    ChoosePeople: _choose_people, BuyDeed: _buy_deed, PassDeed: _pass_deed, PickCustomer: _pick,
+    PlaceCustomer: _place, ActivateDignitary: _activate, CastSpell: _cast, SellSpell: _sell, UseFavour: _favour,
+    Pass: _pass, EndTurn: _end_turn, ChooseScoring: _scoring,
+}
+
+
+def decide(state: State, command: Command, seat: Seat, rng: Rng) -> list:
+    require(state.phase != "over", "match_over", "the match is over")
+    require(0 <= seat < state.seats, "no_such_seat", f"no seat {seat}")
+    rule = _RULES.get(type(command))
+    if rule is None:
+        raise RulesError("unknown_command", f"Taverna has no {type(command).__name__}")
+    return rule(state, command, seat)
+
+
+def legal(state: State, seat: Seat) -> list[Command]:
+    phase = state.phase
+    if phase == "people":
+        return list(_people_choices(state, seat))
+    if phase == "deeds":
+        return _deed_choices(state, seat)
+    if phase == "royal":
+        return list(scoring.legal_scorings(state, seat))
+    if phase != "turns" or state.turn is None:
+        return []
+    turn = state.turn
+    if turn.responders:
+        return [*spells.legal_casts(state, seat), Pass()] if turn.responders[0] == seat else []
+    if turn.seat != seat:
+        return []
+    if turn.step == "pick":
+        return list(customers.pickable(state))
+    if turn.step == "place":
+        return [*customers.placements(state), *favours.legal_favours(state, seat)]
+    return [
+        EndTurn(),
+        *dignitaries.legal_activations(state, seat),
+        *spells.legal_casts(state, seat),
+        *(SellSpell(card=c) for c in state.players[seat].hand),
+        *favours.legal_favours(state, seat),
+    ]
+
