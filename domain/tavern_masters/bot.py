@@ -1,31 +1,22 @@
-"""The greedy bot: scores each legal command by its plain worth to its own Gold, and takes the best.
+"""The greedy bot: scores each legal command by its expected worth in Gold, and takes the best.
 
-It sees only its view and its legal commands (card definitions are public knowledge).
+A Goods or Staff card is worth the share of the Patron deck it lets into the Tavern (its Wants),
+times the Patrons dealt each Night and the rounds left, plus its own income, less its price. It sees
+only its view and its legal commands (the card list itself is public knowledge).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from domain.kernel import Command, Rng
-from domain.tavern_masters.commands import (
-    AnswerDeed,
-    AnswerOffer,
-    DiscardCard,
-    Done,
-    KeepHand,
-    Mulligan,
-    OfferTrade,
-    PickCard,
-    PlayCard,
-    PlayDeed,
-    PlayPatron,
-)
-from domain.tavern_masters.content import card
-from domain.tavern_masters.effects import card_income, wants_met
-from domain.tavern_masters.terms import any_matches
+from domain.tavern_masters import commands as cmd
+from domain.tavern_masters.content import card, deck_cards
+from domain.tavern_masters.effects import card_income, stays, wants_met
 
+PATRONS_A_NIGHT = 3
 DEED_WORTH = {
     "steal_gold": 3, "gain_gold": 2, "steal_patron": 3, "discard_patron": 2, "discard_patrons": 2,
     "steal_card": 2, "remove_card": 1, "discard_card": 1, "steal_hand": 1, "discard_hand": 1, "draw_tavern": 1,
@@ -33,61 +24,77 @@ DEED_WORTH = {
 }
 
 
-def card_worth(card_id: str, view: Any) -> float:
-    """How much a card in hand is worth keeping: cheap Drinks and Staff first, then Patrons it can seat."""
+@cache
+def patron_sample(dirty_deeds: bool) -> tuple[str, ...]:
+    """One instance of each Patron kind, weighted by copies, to measure how many a Tavern can seat."""
+    return deck_cards("patron", dirty_deeds)
+
+
+def coverage(tavern: tuple[str, ...], dirty_deeds: bool) -> float:
+    """The share of the Patron deck this Tavern could seat."""
+    sample = patron_sample(dirty_deeds)
+    return sum(wants_met(p, tavern) for p in sample) / len(sample)
+
+
+def rounds_left(view: Any) -> int:
+    if view.mode == "competitive":
+        return 4
+    return max(0, view.rounds - view.round)
+
+
+def card_gain(card_id: str, view: Any) -> float:
+    """The Gold a Goods or Staff card should bring over the rounds left, before its price."""
+    me = view.players[view.seat]
+    tavern = me.tavern
+    more = (*tavern, card_id)
+    seats = coverage(more, view.dirty_deeds) - coverage(tavern, view.dirty_deeds)
+    own = card_income(card_id, more)
+    kept = sum(1 for c in tavern if card(c).kind == "patron" and not stays(c, tavern) and stays(c, more))
+    now = 1 if view.phase in ("day", "draft", "mulligan") else 0
+    return (seats * PATRONS_A_NIGHT + own) * (rounds_left(view) + now) + kept
+
+
+def hand_worth(card_id: str, view: Any) -> float:
     defn = card(card_id)
     me = view.players[view.seat]
     if defn.kind == "patron":
-        return 3.0 + defn.noble if wants_met(card_id, me.tavern) else 1.0
+        return 2.0 + defn.noble if wants_met(card_id, me.tavern) else 0.5
     if defn.kind == "deed":
-        return 2.0
-    worth = 4.0 - 0.5 * defn.cost + sum(e.amount for e in defn.effects) + (defn.goods_type == "Drink") * 2
-    patrons = [c for c in view.hand if card(c).kind == "patron"]
-    return worth + sum(any_matches((card_id,), card(p).wants) for p in patrons)
+        return 1.5
+    return card_gain(card_id, view) - defn.cost
 
 
 def score(command: Command, view: Any) -> float:
     me = view.players[view.seat]
-    late = view.mode != "competitive" and view.round >= view.rounds
     match command:
-        case PickCard():
-            return card_worth(command.card, view)
-        case Mulligan():
+        case cmd.PickCard():
+            return hand_worth(command.card, view)
+        case cmd.Mulligan():
             return 1.0
-        case PlayCard():
-            defn = card(command.card)
-            if command.free:
-                return 10.0
-            if late or me.gold - defn.cost < 0:
-                return -1.0
-            return card_worth(command.card, view) - defn.cost + (any_matches(me.tavern, defn.name) * -2)
-        case PlayPatron():
-            return 5.0 + card_income(command.card, me.tavern)
-        case PlayDeed():
-            worth = DEED_WORTH.get(_deed_op(command.card), 0)
+        case cmd.PlayCard():
+            price = 0 if command.free else card(command.card).cost
+            return card_gain(command.card, view) - price + 0.01 * command.free
+        case cmd.PlayPatron():
+            return 5.0 + card_income(command.card, (*me.tavern, command.card))
+        case cmd.PlayDeed():
             if command.target >= 0 and view.mode != "competitive":
                 return -1.0  # never harm a team-mate
+            worth = DEED_WORTH.get(card(command.card).deed.op, 0)  # type: ignore[union-attr]
             return worth + 0.1 * (view.players[command.target].gold if command.target >= 0 else 0)
-        case AnswerDeed():
+        case cmd.AnswerDeed():
             return 1.0 if command.cancel else 0.0
-        case AnswerOffer():
+        case cmd.AnswerOffer():
             return -1.0 if command.accept else 0.0
-        case OfferTrade():
+        case cmd.OfferTrade():
             return -5.0
-        case DiscardCard():
-            return -card_worth(command.card, view)
-        case KeepHand() | Done():
-            return 0.0
-    return -10.0
-
-
-def _deed_op(card_id: str) -> str:
-    deed = card(card_id).deed
-    return deed.op if deed else ""
+        case cmd.DiscardCard():
+            return -hand_worth(command.card, view)
+    return 0.0  # Done, KeepHand
 
 
 class GreedyBot:
     def choose(self, view: Any, legal: Sequence[Command], rng: Rng) -> Command:
-        best = max(score(c, view) for c in legal)
-        top = [c for c in legal if score(c, view) == best]
+        scores = [score(c, view) for c in legal]
+        best = max(scores)
+        top = [c for c, s in zip(legal, scores, strict=True) if s == best]
         return top[rng.below(len(top))]
