@@ -115,3 +115,17 @@ def legal(state: State, seat: int) -> list[Command]:
         own = phases.legal_day(state, seat) if phase == "day" else phases.legal_night(state, seat)
         out = [*own, *out, Done()]
     return out
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The seats that have a choice to make now (those with legal commands), found cheaply."""
+    if state.winners is not None:
+        return ()
+    if state.phase == "deeds":
+        return (state.pending.target,) if state.pending is not None else (state.turn,)
+    if state.phase in ("draft", "mulligan"):
+        return tuple(s for s in range(state.seats) if setup.legal_setup(state, s))
+    if state.phase == "till":
+        return tuple(s for s in range(state.seats) if phases.legal_till(state, s))
+    answering = {trading.answerer(o) for o in state.offers}
+    return tuple(s for s, p in enumerate(state.players) if not p.done or s in answering)

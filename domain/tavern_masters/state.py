@@ -24,7 +24,7 @@ class Player(msgspec.Struct, frozen=True):
     picked: bool = False  # has kept a card at this draft step
     mulligan: str = ""  # "" undecided, "keep", "take"
     done: bool = False
-    offers_made: int = 0  # this phase
+    offers_made: int = 0  # this round
     used: tuple[str, ...] = ()  # Patrons whose Dirty Deed ability was used this round
 
 
@@ -127,12 +127,12 @@ def _draft_step(state: State, e: ev.DraftStep) -> State:
 
 
 def _round_began(state: State, e: ev.RoundBegan) -> State:
-    players = tuple(replace(p, seen=p.tavern, used=()) for p in state.players)
+    players = tuple(replace(p, seen=p.tavern, used=(), offers_made=0) for p in state.players)
     return replace(state, players=players, round=e.round, server=e.server)
 
 
 def _phase_began(state: State, e: ev.PhaseBegan) -> State:
-    state = all_players(state, done=False, offers_made=0)
+    state = all_players(state, done=False)
     return replace(state, phase=e.phase, turn=-1)
 
 

@@ -3,7 +3,7 @@
 Ruling (to keep every seat's list of commands finite and short): a trade is one Tavern card (Goods
 or Staff) for 1 to 3 Gold. A seat may offer to sell a card from its hand, or to buy a card in play
 in the other seat's Tavern (a hand is hidden, so it cannot be asked for). Each seat makes at most
-one offer a phase. Acceptance checks the offer again: the seller must still own the card (a card
+one offer a round, by Day or by Night. Acceptance checks the offer again: the seller must still own the card (a card
 played meanwhile goes to the buyer's Tavern) and the buyer must still have the Gold.
 """
 
@@ -17,7 +17,7 @@ from domain.tavern_masters.effects import is_tavern_card
 from domain.tavern_masters.state import State
 
 MAX_GOLD = 3
-OFFERS_PER_PHASE = 1
+OFFERS_PER_ROUND = 1
 
 
 def may_offer(state: State, seat: int) -> bool:
@@ -26,7 +26,7 @@ def may_offer(state: State, seat: int) -> bool:
         state.phase in ("day", "night")
         and state.seats > 1
         and not player.done
-        and player.offers_made < OFFERS_PER_PHASE
+        and player.offers_made < OFFERS_PER_ROUND
     )
 
 
@@ -40,7 +40,7 @@ def decide_offer(state: State, command: OfferTrade, seat: int) -> list:
     require(state.seats > 1 and 0 <= command.to < state.seats and command.to != seat, "bad_trade_partner",
             "offer a trade to another seat")
     require(not state.players[seat].done, "already_done", "you are done for this phase")
-    require(may_offer(state, seat), "offer_limit", "one offer a phase")
+    require(may_offer(state, seat), "offer_limit", "one offer a round")
     require((command.give == "") != (command.take == ""), "bad_offer", "a trade is one card for Gold")
     require(1 <= command.gold <= MAX_GOLD, "bad_gold", f"a trade is for 1 to {MAX_GOLD} Gold")
     selling = command.give != ""

@@ -8,6 +8,7 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.tavern_masters import events as ev
+from domain.tavern_masters.rules import to_act
 from domain.tavern_masters.state import State
 
 
@@ -27,12 +28,14 @@ class TMView(msgspec.Struct, frozen=True):
     phase: str
     round: int
     server: int
-    turn: int
+    turn: int  # whose Dirty Deeds turn (-1 outside that phase)
+    to_act: tuple[int, ...]  # the seats the match waits for
     players: tuple[SeatView, ...]
     hand: tuple[str, ...]
     packet: tuple[str, ...]
     deck_counts: dict[str, int]
-    discards: dict[str, tuple[str, ...]]
+    discard_counts: dict[str, int]
+    discard_tops: dict[str, str]  # the face-up top card of each discard pile ("" when empty)
     removed: tuple[str, ...]
     offers: tuple[ev.Offer, ...]
     pending: ev.DeedDeclared | None
@@ -52,11 +55,13 @@ def view(state: State, seat: int | None) -> TMView:
     me = state.players[seat] if seat is not None else None
     return TMView(
         seat=seat, mode=state.mode, rounds=state.rounds, dirty_deeds=state.dirty_deeds, phase=state.phase,
-        round=state.round, server=state.server, turn=state.turn,
+        round=state.round, server=state.server, turn=state.turn, to_act=to_act(state),
         players=tuple(SeatView(gold=p.gold, tavern=p.tavern, hand_count=len(p.hand), done=p.done, used=p.used)
                       for p in state.players),
         hand=me.hand if me else (), packet=me.packet if me else (),
-        deck_counts={k: len(v) for k, v in state.decks.items()}, discards=state.discards, removed=state.removed,
+        deck_counts={k: len(v) for k, v in state.decks.items()},
+        discard_counts={k: len(v) for k, v in state.discards.items()},
+        discard_tops={k: v[-1] if v else "" for k, v in state.discards.items()}, removed=state.removed,
         offers=tuple(_offer_for(o, seat) for o in state.offers), pending=state.pending,
         tie_rounds=state.tie_rounds, last_income=state.last_income, winners=state.winners,
     )

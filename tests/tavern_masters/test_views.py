@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.kernel import Table
+from domain.bots.random_bot import RandomBot
+from domain.kernel import Table, bot_turn
 from domain.tavern_masters import GAME
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.views import event_view
@@ -52,3 +53,13 @@ def test_a_card_stolen_from_a_hand_is_seen_only_by_the_thief():
 def test_a_reshuffle_hides_the_new_order():
     shuffled = ev.Reshuffled(deck="tavern", order=("grog-1", "grog-2"), count=2)
     assert event_view(shuffled, 0).order == () and event_view(shuffled, 0).count == 2
+
+
+def test_the_view_names_exactly_the_seats_with_a_choice():
+    for seats, options in ((3, {"dirty_deeds": True}), (1, {"mode": "solo"}), (4, {"mode": "cooperative"})):
+        table = Table(GAME, GAME.setup(seats, options), "to-act")
+        bots = [RandomBot() for _ in range(seats)]
+        while not table.finished:
+            assert GAME.view(table.state, None).to_act == tuple(table.actors())
+            table.submit(*bot_turn(table, bots))
+        assert GAME.view(table.state, 0).to_act == ()
