@@ -14,7 +14,7 @@ from typing import Any
 from domain.kernel import Command, Rng
 from domain.tavern_masters import commands as cmd
 from domain.tavern_masters.content import card, deck_cards
-from domain.tavern_masters.effects import card_income, stays, wants_met
+from domain.tavern_masters.effects import card_income, stays, till_income, wants_met
 
 PATRONS_A_NIGHT = 3
 DEED_WORTH = {
@@ -43,15 +43,19 @@ def rounds_left(view: Any) -> int:
 
 
 def card_gain(card_id: str, view: Any) -> float:
-    """The Gold a Goods or Staff card should bring over the rounds left, before its price."""
+    """The Gold a Goods or Staff card should bring over the rounds left, before its price: Patrons
+    from the deck it lets in, Patrons in hand it lets in, its own income, Patrons it keeps."""
     me = view.players[view.seat]
     tavern = me.tavern
     more = (*tavern, card_id)
+    nights = rounds_left(view) + (1 if view.phase in ("day", "draft", "mulligan") else 0)
     seats = coverage(more, view.dirty_deeds) - coverage(tavern, view.dirty_deeds)
     own = card_income(card_id, more)
-    kept = sum(1 for c in tavern if card(c).kind == "patron" and not stays(c, tavern) and stays(c, more))
-    now = 1 if view.phase in ("day", "draft", "mulligan") else 0
-    return (seats * PATRONS_A_NIGHT + own) * (rounds_left(view) + now) + kept
+    waiting = [c for c in view.hand if card(c).kind == "patron" and not wants_met(c, tavern)]
+    let_in = sum(wants_met(c, more) for c in waiting) if nights else 0
+    patrons = [c for c in (*tavern, *view.hand) if card(c).kind == "patron"]
+    kept = sum(1 for c in patrons if not stays(c, (*tavern, c)) and stays(c, (*more, c)))
+    return (seats * PATRONS_A_NIGHT + own) * nights + 1.5 * let_in + kept * min(nights, 2)
 
 
 def hand_worth(card_id: str, view: Any) -> float:
@@ -84,12 +88,40 @@ def score(command: Command, view: Any) -> float:
         case cmd.AnswerDeed():
             return 1.0 if command.cancel else 0.0
         case cmd.AnswerOffer():
-            return -1.0 if command.accept else 0.0
+            return answer_worth(command, view)
         case cmd.OfferTrade():
-            return -5.0
+            return team_transfer(command, view)
         case cmd.DiscardCard():
             return -hand_worth(command.card, view)
     return 0.0  # Done, KeepHand
+
+
+GOAL = 20
+
+
+def final_golds(view: Any) -> list[int]:
+    """Each seat's Gold after this round's Till, counting only what is in the Taverns now."""
+    return [p.gold + till_income(p.tavern) for p in view.players]
+
+
+def team_transfer(command: cmd.OfferTrade, view: Any) -> float:
+    """Co-operative play, last Night: a seat sure of 20 Gold buys a card from a team-mate short of 20,
+    so that both end with 20 (a trade is the only way Gold moves between seats)."""
+    if view.mode != "cooperative" or view.phase != "night" or view.round < view.rounds or not command.take:
+        return -5.0
+    final = final_golds(view)
+    mine, theirs = final[view.seat], final[command.to]
+    if theirs >= GOAL or mine - command.gold < GOAL:
+        return -5.0
+    return 3.0 + min(command.gold, GOAL - theirs) - 0.1 * command.gold
+
+
+def answer_worth(command: cmd.AnswerOffer, view: Any) -> float:
+    """Decline in competitive play; in co-operative play take the Gold a team-mate offers."""
+    if not command.accept:
+        return 0.0
+    offer = next(o for o in view.offers if o.id == command.offer)
+    return 1.0 if view.mode == "cooperative" and offer.giver == view.seat else -1.0
 
 
 class GreedyBot:
