@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from domain.kernel import Rng
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.builder import Builder
-from domain.tavern_masters.content import CardDef, Effect, card
+from domain.tavern_masters.content import Effect, card
 from domain.tavern_masters.state import State
 from domain.tavern_masters.terms import any_matches, count_matching, patron_type, phrase
 
@@ -90,10 +90,6 @@ TARGETS = {
     "switch": "switch",
     "cancel": "answer",
 }
-
-
-def deed_of(defn: CardDef) -> Effect | None:
-    return defn.deed
 
 
 def is_cancel(card_id: str) -> bool:

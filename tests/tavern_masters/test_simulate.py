@@ -53,3 +53,14 @@ def test_greedy_earns_far_more_than_random_alone():
     greedy, rand = solo_golds(GreedyBot), solo_golds(RandomBot)
     assert sum(greedy) > 3 * sum(rand)
     assert sum(g >= 20 for g in greedy) >= sum(r >= 20 for r in rand)
+
+
+def test_all_greedy_co_operative_tables_win_where_random_ones_do_not():
+    setup = GAME.setup(3, {"mode": "cooperative", "challenge": "buzzed"})
+
+    def wins(bot) -> int:
+        return sum(bool(GAME.result(play(GAME, setup, f"coop-{i}", [bot() for _ in range(3)]).state).winners)
+                   for i in range(16))
+
+    assert wins(RandomBot) == 0
+    assert wins(GreedyBot) >= 2

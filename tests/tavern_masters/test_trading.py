@@ -104,3 +104,13 @@ def test_a_hand_card_offered_is_shown_to_the_two_traders_only():
 def test_no_trading_alone():
     solo = make(seats=1, mode="solo", players=[{"hand": ("meat-pie-1",)}])
     assert all(not isinstance(c, OfferTrade) for c in GAME.legal(solo, 0))
+
+
+def test_one_offer_a_round_by_day_or_by_night():
+    state, _ = send(two(), 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
+    state, _ = send(state, 1, AnswerOffer(offer=0, accept=False))
+    state, _ = send(state, 0, Done())
+    state, _ = send(state, 1, Done())
+    assert state.phase == "night"
+    refused(state, 0, OfferTrade(to=1, give="", take="dwarven-ale-1", gold=1), "offer_limit")
+    assert OfferTrade(to=0, give="", take="dice-table-1", gold=1) in GAME.legal(state, 1)
