@@ -11,9 +11,10 @@ from domain.tavern_masters import events as ev
 from domain.tavern_masters.builder import Builder
 from domain.tavern_masters.commands import DiscardCard, PlayCard, PlayPatron
 from domain.tavern_masters.content import card
-from domain.tavern_masters.effects import hires_free, is_tavern_card, stays, wants_met
+from domain.tavern_masters.effects import allows_nobles, hires_free, is_tavern_card, stays, wants_met
 from domain.tavern_masters.scoring import end_of_round, incomes
 from domain.tavern_masters.state import State, next_server
+from domain.tavern_masters.terms import any_matches
 
 DEAL = 3  # Tavern cards each Day after the first, Patron cards each Night
 HAND_LIMIT = 5
@@ -69,8 +70,8 @@ def decide_patron(state: State, command: PlayPatron, seat: int) -> list:
     require(command.card in player.hand, "card_not_in_hand", "that card is not in your hand")
     defn = card(command.card)
     require(defn.kind == "patron", "not_a_patron", "only Patrons are played at night")
-    require(wants_met(command.card, player.tavern), "wants_not_in_tavern" if not defn.noble else "noble_not_allowed",
-            f"your Tavern lacks what it Wants ({defn.wants}){' or a card allowing Nobles' if defn.noble else ''}")
+    require(any_matches(player.tavern, defn.wants), "wants_not_in_tavern", f"your Tavern has no {defn.wants}")
+    require(not defn.noble or allows_nobles(player.tavern), "noble_not_allowed", "nothing in your Tavern allows Nobles")
     return [ev.CardPlayed(seat=seat, card=command.card, paid=0)]
 
 

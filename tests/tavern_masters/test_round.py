@@ -106,6 +106,8 @@ def test_any_drink_patron_with_any_drink():
 def test_nobles_need_an_enabling_card():
     hand = {"hand": ("baroness-1",), "tavern": ("house-wine-1",)}
     refused(make(phase="night", players=[hand]), 0, PlayPatron(card="baroness-1"), "noble_not_allowed")
+    thirsty = {"hand": ("baroness-1",), "tavern": ("royal-herald-1",)}  # allowed, but no Wine
+    refused(make(phase="night", players=[thirsty]), 0, PlayPatron(card="baroness-1"), "wants_not_in_tavern")
     enabled = make(phase="night", players=[{**hand, "tavern": ("house-wine-1", "royal-herald-1")}])
     state, _ = send(enabled, 0, PlayPatron(card="baroness-1"))
     assert "baroness-1" in state.players[0].tavern
