@@ -107,7 +107,8 @@ def final_golds(view: Any) -> list[int]:
 def team_transfer(command: cmd.OfferTrade, view: Any) -> float:
     """Co-operative play, last Night: a seat sure of 20 Gold buys a card from a team-mate short of 20,
     so that both end with 20 (a trade is the only way Gold moves between seats)."""
-    if view.mode != "cooperative" or view.phase != "night" or view.round < view.rounds or not command.take:
+    buying = command.take and not command.give
+    if view.mode != "cooperative" or view.phase != "night" or view.round < view.rounds or not buying:
         return -5.0
     final = final_golds(view)
     mine, theirs = final[view.seat], final[command.to]
@@ -121,7 +122,8 @@ def answer_worth(command: cmd.AnswerOffer, view: Any) -> float:
     if not command.accept:
         return 0.0
     offer = next(o for o in view.offers if o.id == command.offer)
-    return 1.0 if view.mode == "cooperative" and offer.giver == view.seat else -1.0
+    paid = offer.take and not offer.give  # the offer buys a card of mine
+    return 1.0 if view.mode == "cooperative" and paid else -1.0
 
 
 class GreedyBot:

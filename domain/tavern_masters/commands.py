@@ -33,8 +33,8 @@ class PlayPatron(Command, frozen=True):
 
 
 class OfferTrade(Command, frozen=True):
-    """Offer ``to`` a trade: a Tavern card for Gold. ``give`` is one of your cards (hand or Tavern) or
-    "", ``take`` one of their Tavern cards or ""; exactly one side names a card, the other pays ``gold``."""
+    """Offer seat ``to`` a trade: ``give`` a Goods or Staff from your hand for ``gold``, or ``take`` one
+    from their Tavern for ``gold``, or swap ``give`` for ``take`` (``gold`` 0). "" names no card."""
 
     to: int
     give: str

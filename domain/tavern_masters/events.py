@@ -75,14 +75,15 @@ class SeatDone(Event, frozen=True):
 
 
 class Offer(Event, frozen=True):
-    """An open trade offer (also kept in the state)."""
+    """An open trade offer from ``by`` to ``to`` (also kept in the state): ``give``, a card from by's
+    hand, and/or ``take``, a card in to's Tavern; ``gold`` is paid by the seat receiving the card
+    (0 when a card is swapped for a card)."""
 
     id: int
-    giver: int  # the seat handing over the card
-    taker: int  # the seat paying the Gold
-    by: int  # who made the offer
-    card: str
-    from_hand: bool
+    by: int
+    to: int
+    give: str
+    take: str
     gold: int
 
 

@@ -127,5 +127,5 @@ def to_act(state: State) -> tuple[int, ...]:
         return tuple(s for s in range(state.seats) if setup.legal_setup(state, s))
     if state.phase == "till":
         return tuple(s for s in range(state.seats) if phases.legal_till(state, s))
-    answering = {trading.answerer(o) for o in state.offers}
+    answering = {o.to for o in state.offers}
     return tuple(s for s, p in enumerate(state.players) if not p.done or s in answering)

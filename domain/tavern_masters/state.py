@@ -146,15 +146,30 @@ def _offer(state: State, e: ev.Offer) -> State:
     return replace(state, offers=(*state.offers, e), next_offer=e.id + 1)
 
 
+def payer(offer: ev.Offer) -> int:
+    """The seat that pays the Gold of an offer: the one that receives a card and gives none."""
+    return offer.by if offer.take else offer.to
+
+
+def _hand_over(state: State, card_id: str, src: int, dest: int) -> State:
+    """A traded card keeps its place: from a hand to a hand, from a Tavern to a Tavern."""
+    zone = "hand" if card_id in state.players[src].hand else "tavern"
+    return move(state, card_id, src, zone, dest, zone)
+
+
 def _offer_answered(state: State, e: ev.OfferAnswered) -> State:
     offer = next(o for o in state.offers if o.id == e.offer)
     state = replace(state, offers=tuple(o for o in state.offers if o.id != e.offer))
     if not e.accepted:
         return state
-    zone = "hand" if offer.card in state.players[offer.giver].hand else "tavern"
-    state = move(state, offer.card, offer.giver, zone, offer.taker, zone)
-    state = with_player(state, offer.taker, gold=state.players[offer.taker].gold - offer.gold)
-    return with_player(state, offer.giver, gold=state.players[offer.giver].gold + offer.gold)
+    if offer.give:
+        state = _hand_over(state, offer.give, offer.by, offer.to)
+    if offer.take:
+        state = _hand_over(state, offer.take, offer.to, offer.by)
+    paying = payer(offer)
+    paid = offer.to if paying == offer.by else offer.by
+    state = with_player(state, paying, gold=state.players[paying].gold - offer.gold)
+    return with_player(state, paid, gold=state.players[paid].gold + offer.gold)
 
 
 def _income(state: State, e: ev.IncomeCounted) -> State:

@@ -46,8 +46,8 @@ class TMView(msgspec.Struct, frozen=True):
 
 def _offer_for(offer: ev.Offer, seat: int | None) -> ev.Offer:
     """A card offered from a hand is shown to the two seats of the trade only."""
-    if offer.from_hand and seat not in (offer.giver, offer.taker):
-        return replace(offer, card="")
+    if offer.give and seat not in (offer.by, offer.to):
+        return replace(offer, give="")
     return offer
 
 
@@ -73,7 +73,7 @@ def hidden(state: State, seat: int | None) -> set[str]:
     for other, player in enumerate(state.players):
         if other != seat:
             out.update(player.hand, player.packet)
-    out.difference_update(o.card for o in state.offers if seat in (o.giver, o.taker))
+    out.difference_update(o.give for o in state.offers if seat in (o.by, o.to))
     return out
 
 

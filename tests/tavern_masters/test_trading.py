@@ -29,6 +29,22 @@ def test_a_card_sold_from_the_hand_goes_to_the_buyers_hand():
     assert state.players[1].hand == ("meat-pie-1",) and state.players[1].gold == 0
 
 
+def test_a_hand_card_swapped_for_a_card_in_play():
+    state, _ = send(two(), 0, OfferTrade(to=1, give="meat-pie-1", take="dwarven-ale-1", gold=0))
+    state, _ = send(state, 1, AnswerOffer(offer=0, accept=True))
+    assert state.players[1].hand == ("meat-pie-1",)  # from a hand to a hand
+    assert state.players[0].tavern == ("dice-table-1", "dwarven-ale-1")  # in play to in play
+    assert [p.gold for p in state.players] == [3, 3]
+
+
+def test_every_offer_shape_is_in_legal():
+    offers = [c for c in GAME.legal(two(), 0) if isinstance(c, OfferTrade)]
+    assert OfferTrade(to=1, give="meat-pie-1", take="", gold=3) in offers
+    assert OfferTrade(to=1, give="", take="dwarven-ale-1", gold=1) in offers
+    assert OfferTrade(to=1, give="meat-pie-1", take="dwarven-ale-1", gold=0) in offers
+    assert len(offers) == 3 + 3 + 1  # a Patron in hand is not offered
+
+
 def test_declined_offer_changes_nothing_but_closes():
     before = two()
     state, _ = send(before, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
@@ -57,7 +73,7 @@ def test_trade_errors():
     state = two()
     refused(state, 0, OfferTrade(to=0, give="meat-pie-1", take="", gold=1), "bad_trade_partner")
     refused(state, 0, OfferTrade(to=7, give="meat-pie-1", take="", gold=1), "bad_trade_partner")
-    refused(state, 0, OfferTrade(to=1, give="meat-pie-1", take="dwarven-ale-1", gold=1), "bad_offer")
+    refused(state, 0, OfferTrade(to=1, give="meat-pie-1", take="dwarven-ale-1", gold=1), "bad_gold")
     refused(state, 0, OfferTrade(to=1, give="", take="", gold=1), "bad_offer")
     refused(state, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=4), "bad_gold")
     refused(state, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=0), "bad_gold")
@@ -96,9 +112,9 @@ def test_a_hand_card_offered_is_shown_to_the_two_traders_only():
     state, events = send(three, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
     assert "meat-pie-1" not in GAME.hidden(state, 1)
     assert "meat-pie-1" in GAME.hidden(state, 2)
-    assert event_view(events[0], 1).card == "meat-pie-1"
-    assert event_view(events[0], 2).card == ""
-    assert GAME.view(state, 2).offers[0].card == ""
+    assert event_view(events[0], 1).give == "meat-pie-1"
+    assert event_view(events[0], 2).give == ""
+    assert GAME.view(state, 2).offers[0].give == ""
 
 
 def test_no_trading_alone():
