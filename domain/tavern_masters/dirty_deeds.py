@@ -41,7 +41,7 @@ def usable_deed(state: State, seat: int, card_id: str) -> Effect | None:
         return None
     if defn.kind == "deed" and card_id in player.hand and any_matches(player.tavern, defn.agent):
         return defn.deed
-    if defn.kind == "patron" and card_id in player.tavern and card_id not in player.used:
+    if defn.kind == "patron" and card_id in player.tavern and card_id not in state.used:
         return defn.deed
     return None
 

@@ -25,7 +25,6 @@ class Player(msgspec.Struct, frozen=True):
     mulligan: str = ""  # "" undecided, "keep", "take"
     done: bool = False
     offers_made: int = 0  # this round
-    used: tuple[str, ...] = ()  # Patrons whose Dirty Deed ability was used this round
 
 
 class State(msgspec.Struct, frozen=True):
@@ -44,6 +43,7 @@ class State(msgspec.Struct, frozen=True):
     offers: tuple[ev.Offer, ...] = ()
     next_offer: int = 0
     turn: int = -1  # whose Dirty Deeds turn
+    used: tuple[str, ...] = ()  # Patrons whose Dirty Deed ability was used this round, whoever owns them now
     pending: ev.DeedDeclared | None = None
     tie_rounds: int = 0
     last_income: tuple[int, ...] = ()
@@ -127,8 +127,8 @@ def _draft_step(state: State, e: ev.DraftStep) -> State:
 
 
 def _round_began(state: State, e: ev.RoundBegan) -> State:
-    players = tuple(replace(p, seen=p.tavern, used=(), offers_made=0) for p in state.players)
-    return replace(state, players=players, round=e.round, server=e.server)
+    players = tuple(replace(p, seen=p.tavern, offers_made=0) for p in state.players)
+    return replace(state, players=players, round=e.round, server=e.server, used=())
 
 
 def _phase_began(state: State, e: ev.PhaseBegan) -> State:
@@ -179,7 +179,7 @@ def _income(state: State, e: ev.IncomeCounted) -> State:
 
 def _deed_declared(state: State, e: ev.DeedDeclared) -> State:
     if e.ability:
-        state = with_player(state, e.seat, used=(*state.players[e.seat].used, e.card))
+        state = replace(state, used=(*state.used, e.card))
     else:
         state = move(state, e.card, e.seat, "hand", e.seat, "discard")
     return replace(state, pending=e if e.target not in (-1, e.seat) else None)

@@ -17,7 +17,6 @@ class SeatView(msgspec.Struct, frozen=True):
     tavern: tuple[str, ...]
     hand_count: int
     done: bool
-    used: tuple[str, ...]
 
 
 class TMView(msgspec.Struct, frozen=True):
@@ -39,6 +38,7 @@ class TMView(msgspec.Struct, frozen=True):
     removed: tuple[str, ...]
     offers: tuple[ev.Offer, ...]
     pending: ev.DeedDeclared | None
+    used: tuple[str, ...]  # Patron abilities used this round
     tie_rounds: int
     last_income: tuple[int, ...]
     winners: tuple[int, ...] | None
@@ -56,13 +56,13 @@ def view(state: State, seat: int | None) -> TMView:
     return TMView(
         seat=seat, mode=state.mode, rounds=state.rounds, dirty_deeds=state.dirty_deeds, phase=state.phase,
         round=state.round, server=state.server, turn=state.turn, to_act=to_act(state),
-        players=tuple(SeatView(gold=p.gold, tavern=p.tavern, hand_count=len(p.hand), done=p.done, used=p.used)
+        players=tuple(SeatView(gold=p.gold, tavern=p.tavern, hand_count=len(p.hand), done=p.done)
                       for p in state.players),
         hand=me.hand if me else (), packet=me.packet if me else (),
         deck_counts={k: len(v) for k, v in state.decks.items()},
         discard_counts={k: len(v) for k, v in state.discards.items()},
         discard_tops={k: v[-1] if v else "" for k, v in state.discards.items()}, removed=state.removed,
-        offers=tuple(_offer_for(o, seat) for o in state.offers), pending=state.pending,
+        offers=tuple(_offer_for(o, seat) for o in state.offers), pending=state.pending, used=state.used,
         tie_rounds=state.tie_rounds, last_income=state.last_income, winners=state.winners,
     )
 

@@ -71,8 +71,23 @@ def test_a_patron_dirty_deed_ability_once_a_round():
     state = to_deeds(seats=2, players=players)
     state, _ = send(state, 1, PlayDeed(card="brawler-1", target=0, target_card="barbarian-1"))
     state, _ = send(state, 0, AnswerDeed())
-    assert "barbarian-1" in state.discards["patron"] and state.players[1].used == ("brawler-1",)
+    assert "barbarian-1" in state.discards["patron"] and state.used == ("brawler-1",)
     refused(state, 1, PlayDeed(card="brawler-1", target=0, target_card="barbarian-1"), "deed_not_usable")
+
+
+def test_a_used_ability_stays_used_when_the_patron_is_stolen():
+    players = [{"tavern": ("dwarven-ale-1", "cutpurse-1"), "gold": 3},
+               {"tavern": ("serving-wench-1",), "hand": ("lure-away-1",), "gold": 3}]
+    state = to_deeds(seats=2, server=1, players=players)  # seat 0 first, then seat 1
+    state, _ = send(state, 0, PlayDeed(card="cutpurse-1", target=1))
+    state, _ = send(state, 1, AnswerDeed())
+    state, _ = send(state, 0, Done())
+    assert state.turn == 1
+    state, _ = send(state, 1, PlayDeed(card="lure-away-1", target=0, target_card="cutpurse-1"))
+    state, _ = send(state, 0, AnswerDeed())
+    assert "cutpurse-1" in state.players[1].tavern
+    assert all(c.card != "cutpurse-1" for c in GAME.legal(state, 1) if isinstance(c, PlayDeed))
+    refused(state, 1, PlayDeed(card="cutpurse-1", target=0), "deed_not_usable")
 
 
 def test_deed_errors():
