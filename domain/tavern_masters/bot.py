@@ -14,7 +14,7 @@ from typing import Any
 from domain.kernel import Command, Rng
 from domain.tavern_masters import commands as cmd
 from domain.tavern_masters.content import card, deck_cards
-from domain.tavern_masters.effects import card_income, stays, till_income, wants_met
+from domain.tavern_masters.effects import TARGETS, card_income, stays, till_income, wants_met
 
 PATRONS_A_NIGHT = 3
 DEED_WORTH = {
@@ -64,7 +64,8 @@ def hand_worth(card_id: str, view: Any) -> float:
     if defn.kind == "patron":
         return 2.0 + defn.noble if wants_met(card_id, me.tavern) else 0.5
     if defn.kind == "deed":
-        return 1.5
+        aimed = defn.deed is not None and TARGETS[defn.deed.op] != "none"
+        return 0.0 if aimed and view.mode != "competitive" else 1.5  # no one to aim at
     return card_gain(card_id, view) - defn.cost
 
 
