@@ -16,6 +16,8 @@ CASES: list[Case] = [
     Case("heros-tavern", 3, {}, 200),
     Case("heros-tavern", 4, {}, 200),
     Case("heros-tavern", 5, {}, 200),
+    Case("mercenaries", 2, {"best_of": 1}, 200),
+    Case("mercenaries", 2, {"best_of": 3}, 200),
 ]
 
 # Tavern Masters: 200+ random matches per mode, seats 1 to 6, with and without Dirty Deeds (fewer

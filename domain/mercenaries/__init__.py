@@ -1,0 +1,34 @@
+"""Tavernkeepers and Mercenaries (fan rulebook v3.0): two tavernkeepers hire card mercenaries and fight."""
+
+from __future__ import annotations
+
+from domain.kernel import Game, OptionSpec
+from domain.mercenaries.bot import GreedyBot
+from domain.mercenaries.commands import MercenariesCommand
+from domain.mercenaries.events import MercenariesEvent
+from domain.mercenaries.rules import begin, decide, legal
+from domain.mercenaries.scoring import result
+from domain.mercenaries.state import evolve, initial
+from domain.mercenaries.views import MercenariesView, event_view, hidden, view
+
+GAME = Game(
+    id="mercenaries",
+    name="Tavernkeepers and Mercenaries",
+    rulebook="tavernkeepers-and-mercenaries.txt",
+    min_seats=2,
+    max_seats=2,
+    options=(OptionSpec("best_of", (1, 3), 1, "one game, or the first to win two of three"),),
+    command_type=MercenariesCommand,
+    event_type=MercenariesEvent,
+    view_type=MercenariesView,
+    initial=initial,
+    begin=begin,
+    evolve=evolve,
+    decide=decide,
+    legal=legal,
+    view=view,
+    event_view=event_view,
+    hidden=hidden,
+    result=result,
+    bots={"greedy": GreedyBot},
+)
