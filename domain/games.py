@@ -9,6 +9,7 @@ from domain.kernel import Bot, Game, RulesError
 
 _PACKAGES = {
     "heros-tavern": "domain.heros_tavern",
+    "tavern-masters": "domain.tavern_masters",
     "mercenaries": "domain.mercenaries",
     "taverna": "domain.taverna",
 }

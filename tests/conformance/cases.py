@@ -23,3 +23,21 @@ CASES: list[Case] = [
     Case("taverna", 4, {}, 200),
     Case("taverna", 5, {}, 200),
 ]
+
+# Tavern Masters: 200+ random matches per mode, seats 1 to 6, with and without Dirty Deeds (fewer
+# matches at the larger, slower tables).
+TM = "tavern-masters"
+TM_MATCHES = {2: 30, 3: 25, 4: 20, 5: 15, 6: 10}
+CASES += [
+    Case(TM, seats, {"mode": mode, "dirty_deeds": dd}, matches)
+    for mode in ("competitive", "cooperative")
+    for seats, matches in TM_MATCHES.items()
+    for dd in (False, True)
+]
+CASES += [Case(TM, 1, {"mode": "solo", "dirty_deeds": dd}, 100) for dd in (False, True)]
+CASES += [
+    Case(TM, 1, {"mode": "competitive"}, 5),
+    Case(TM, 3, {"mode": "cooperative", "challenge": "wasted", "dirty_deeds": True}, 5),
+    Case(TM, 2, {"mode": "solo", "challenge": "sloshed"}, 5),
+    Case(TM, 4, {"mode": "competitive", "challenge": "hammered", "dirty_deeds": True}, 5),
+]

@@ -1,0 +1,241 @@
+"""The match state and evolve (the fold). Only events change it; evolve never draws."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.kernel import Setup
+from domain.kernel.seats import left_of
+from domain.tavern_masters import events as ev
+from domain.tavern_masters.content import card
+
+CHALLENGE_ROUNDS = {"buzzed": 6, "tipsy": 5, "sloshed": 4, "hammered": 3, "wasted": 2}
+
+
+class Player(msgspec.Struct, frozen=True):
+    gold: int = 3
+    hand: tuple[str, ...] = ()
+    tavern: tuple[str, ...] = ()
+    seen: tuple[str, ...] = ()  # every card in the Tavern at some time this round (for Likes)
+    packet: tuple[str, ...] = ()  # draft cards in front of this seat
+    picked: bool = False  # has kept a card at this draft step
+    mulligan: str = ""  # "" undecided, "keep", "take"
+    done: bool = False
+    offers_made: int = 0  # this round
+
+
+class State(msgspec.Struct, frozen=True):
+    seats: int
+    mode: str
+    rounds: int  # Challenge Chart rounds (co-operative and solo)
+    dirty_deeds: bool
+    players: tuple[Player, ...]
+    decks: dict[str, tuple[str, ...]] = {}
+    discards: dict[str, tuple[str, ...]] = {}
+    removed: tuple[str, ...] = ()
+    phase: str = "setup"
+    round: int = 0
+    server: int = 0
+    draft_step: int = 0
+    offers: tuple[ev.Offer, ...] = ()
+    next_offer: int = 0
+    turn: int = -1  # whose Dirty Deeds turn
+    used: tuple[str, ...] = ()  # Patrons whose Dirty Deed ability was used this round, whoever owns them now
+    pending: ev.DeedDeclared | None = None
+    tie_rounds: int = 0
+    last_income: tuple[int, ...] = ()
+    winners: tuple[int, ...] | None = None
+    end_reason: str = ""
+
+
+def initial(setup: Setup) -> State:
+    options = setup.options
+    return State(
+        seats=setup.seats,
+        mode=options.get("mode", "competitive"),
+        rounds=CHALLENGE_ROUNDS[options.get("challenge", "buzzed")],
+        dirty_deeds=bool(options.get("dirty_deeds", False)),
+        players=tuple(Player() for _ in range(setup.seats)),
+    )
+
+
+def set_player(state: State, seat: int, player: Player) -> State:
+    players = list(state.players)
+    players[seat] = player
+    return replace(state, players=tuple(players))
+
+
+def with_player(state: State, seat: int, **changes: Any) -> State:
+    return set_player(state, seat, replace(state.players[seat], **changes))
+
+
+def _take(player: Player, zone: str, card_id: str) -> Player:
+    items = getattr(player, zone)
+    return replace(player, **{zone: tuple(c for c in items if c != card_id)})
+
+
+def _put(player: Player, zone: str, card_id: str) -> Player:
+    player = replace(player, **{zone: (*getattr(player, zone), card_id)})
+    if zone == "tavern" and card_id not in player.seen:
+        player = replace(player, seen=(*player.seen, card_id))
+    return player
+
+
+SEAT_ZONES = ("hand", "packet", "tavern")
+
+
+def move(state: State, card_id: str, owner: int, src: str, dest_owner: int, dest: str) -> State:
+    """One card from one zone to another: a seat's hand, packet or Tavern, its deck's discard, the box."""
+    if src in SEAT_ZONES:
+        state = set_player(state, owner, _take(state.players[owner], src, card_id))
+    if dest in SEAT_ZONES:
+        return set_player(state, dest_owner, _put(state.players[dest_owner], dest, card_id))
+    if dest == "discard":
+        deck = card(card_id).deck
+        return replace(state, discards={**state.discards, deck: (*state.discards.get(deck, ()), card_id)})
+    return replace(state, removed=(*state.removed, card_id))
+
+
+def all_players(state: State, **changes: Any) -> State:
+    return replace(state, players=tuple(replace(p, **changes) for p in state.players))
+
+
+def _dealt(state: State, e: ev.Dealt) -> State:
+    deck = state.decks[e.deck]
+    state = replace(state, decks={**state.decks, e.deck: deck[len(e.cards):]})
+    player = state.players[e.seat]
+    return with_player(state, e.seat, **{e.to: (*getattr(player, e.to), *e.cards)})
+
+
+def _reshuffled(state: State, e: ev.Reshuffled) -> State:
+    return replace(
+        state,
+        decks={**state.decks, e.deck: (*state.decks[e.deck], *e.order)},
+        discards={**state.discards, e.deck: ()},
+    )
+
+
+def _draft_step(state: State, e: ev.DraftStep) -> State:
+    packets = [p.packet for p in state.players]
+    if e.passed:
+        packets = [packets[(seat - 1) % state.seats] for seat in range(state.seats)]
+    players = tuple(replace(p, packet=packets[i], picked=False) for i, p in enumerate(state.players))
+    return replace(state, players=players, draft_step=state.draft_step + 1)
+
+
+def _round_began(state: State, e: ev.RoundBegan) -> State:
+    players = tuple(replace(p, seen=p.tavern, offers_made=0) for p in state.players)
+    return replace(state, players=players, round=e.round, server=e.server, used=())
+
+
+def _phase_began(state: State, e: ev.PhaseBegan) -> State:
+    state = all_players(state, done=False)
+    return replace(state, phase=e.phase, turn=-1)
+
+
+def _card_played(state: State, e: ev.CardPlayed) -> State:
+    state = move(state, e.card, e.seat, "hand", e.seat, "tavern")
+    return with_player(state, e.seat, gold=state.players[e.seat].gold - e.paid)
+
+
+def _offer(state: State, e: ev.Offer) -> State:
+    state = with_player(state, e.by, offers_made=state.players[e.by].offers_made + 1)
+    return replace(state, offers=(*state.offers, e), next_offer=e.id + 1)
+
+
+def payer(offer: ev.Offer) -> int:
+    """The seat that pays the Gold of an offer: the one that receives a card and gives none."""
+    return offer.by if offer.take else offer.to
+
+
+def _hand_over(state: State, card_id: str, src: int, dest: int) -> State:
+    """A traded card keeps its place: from a hand to a hand, from a Tavern to a Tavern."""
+    zone = "hand" if card_id in state.players[src].hand else "tavern"
+    return move(state, card_id, src, zone, dest, zone)
+
+
+def _offer_answered(state: State, e: ev.OfferAnswered) -> State:
+    offer = next(o for o in state.offers if o.id == e.offer)
+    state = replace(state, offers=tuple(o for o in state.offers if o.id != e.offer))
+    if not e.accepted:
+        return state
+    if offer.give:
+        state = _hand_over(state, offer.give, offer.by, offer.to)
+    if offer.take:
+        state = _hand_over(state, offer.take, offer.to, offer.by)
+    paying = payer(offer)
+    paid = offer.to if paying == offer.by else offer.by
+    state = with_player(state, paying, gold=state.players[paying].gold - offer.gold)
+    return with_player(state, paid, gold=state.players[paid].gold + offer.gold)
+
+
+def _income(state: State, e: ev.IncomeCounted) -> State:
+    players = tuple(replace(p, gold=p.gold + g) for p, g in zip(state.players, e.gains, strict=True))
+    return replace(state, players=players, last_income=e.gains)
+
+
+def _deed_declared(state: State, e: ev.DeedDeclared) -> State:
+    if e.ability:
+        state = replace(state, used=(*state.used, e.card))
+    else:
+        state = move(state, e.card, e.seat, "hand", e.seat, "discard")
+    return replace(state, pending=e if e.target not in (-1, e.seat) else None)
+
+
+def _deed_answered(state: State, e: ev.DeedAnswered) -> State:
+    if e.cancel:
+        state = move(state, e.cancel, e.seat, "hand", e.seat, "discard")
+    return replace(state, pending=None)
+
+
+def evolve(state: State, e: Any) -> State:
+    match e:
+        case ev.MatchSetUp():
+            return replace(state, decks=dict(e.decks), discards={k: () for k in e.decks}, server=e.server)
+        case ev.Dealt():
+            return _dealt(state, e)
+        case ev.Reshuffled():
+            return _reshuffled(state, e)
+        case ev.Picked():
+            state = move(state, e.card, e.seat, "packet", e.seat, "hand")
+            return with_player(state, e.seat, picked=True)
+        case ev.DraftStep():
+            return _draft_step(state, e)
+        case ev.MulliganChosen():
+            return with_player(state, e.seat, mulligan="take" if e.take else "keep")
+        case ev.CardMoved():
+            return move(state, e.card, e.owner, e.src, e.dest_owner, e.dest)
+        case ev.RoundBegan():
+            return _round_began(state, e)
+        case ev.PhaseBegan():
+            return _phase_began(state, e)
+        case ev.CardPlayed():
+            return _card_played(state, e)
+        case ev.SeatDone():
+            return with_player(state, e.seat, done=True)
+        case ev.Offer():
+            return _offer(state, e)
+        case ev.OfferAnswered():
+            return _offer_answered(state, e)
+        case ev.GoldChanged():
+            return with_player(state, e.seat, gold=state.players[e.seat].gold + e.amount)
+        case ev.IncomeCounted():
+            return _income(state, e)
+        case ev.TurnBegan():
+            return replace(state, turn=e.seat)
+        case ev.DeedDeclared():
+            return _deed_declared(state, e)
+        case ev.DeedAnswered():
+            return _deed_answered(state, e)
+        case ev.TieRound():
+            return replace(state, tie_rounds=e.count)
+        case ev.MatchEnded():
+            return replace(state, winners=e.winners, end_reason=e.reason, phase="over", turn=-1, pending=None)
+    raise TypeError(f"unknown event {e!r}")
+
+
+def next_server(state: State) -> int:
+    return left_of(state.server, state.seats)

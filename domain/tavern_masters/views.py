@@ -1,0 +1,101 @@
+"""What a seat may know: its own hand and packet, everything in play, counts of the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.tavern_masters import events as ev
+from domain.tavern_masters.rules import to_act
+from domain.tavern_masters.state import State
+
+
+class SeatView(msgspec.Struct, frozen=True):
+    gold: int
+    tavern: tuple[str, ...]
+    hand_count: int
+    done: bool
+
+
+class TMView(msgspec.Struct, frozen=True):
+    seat: int | None
+    mode: str
+    rounds: int
+    dirty_deeds: bool
+    phase: str
+    round: int
+    server: int
+    turn: int  # whose Dirty Deeds turn (-1 outside that phase)
+    to_act: tuple[int, ...]  # the seats the match waits for
+    players: tuple[SeatView, ...]
+    hand: tuple[str, ...]
+    packet: tuple[str, ...]
+    deck_counts: dict[str, int]
+    discard_counts: dict[str, int]
+    discard_tops: dict[str, str]  # the face-up top card of each discard pile ("" when empty)
+    removed: tuple[str, ...]
+    offers: tuple[ev.Offer, ...]
+    pending: ev.DeedDeclared | None
+    used: tuple[str, ...]  # Patron abilities used this round
+    tie_rounds: int
+    last_income: tuple[int, ...]
+    winners: tuple[int, ...] | None
+
+
+def _offer_for(offer: ev.Offer, seat: int | None) -> ev.Offer:
+    """A card offered from a hand is shown to the two seats of the trade only."""
+    if offer.give and seat not in (offer.by, offer.to):
+        return replace(offer, give="")
+    return offer
+
+
+def view(state: State, seat: int | None) -> TMView:
+    me = state.players[seat] if seat is not None else None
+    return TMView(
+        seat=seat, mode=state.mode, rounds=state.rounds, dirty_deeds=state.dirty_deeds, phase=state.phase,
+        round=state.round, server=state.server, turn=state.turn, to_act=to_act(state),
+        players=tuple(SeatView(gold=p.gold, tavern=p.tavern, hand_count=len(p.hand), done=p.done)
+                      for p in state.players),
+        hand=me.hand if me else (), packet=me.packet if me else (),
+        deck_counts={k: len(v) for k, v in state.decks.items()},
+        discard_counts={k: len(v) for k, v in state.discards.items()},
+        discard_tops={k: v[-1] if v else "" for k, v in state.discards.items()}, removed=state.removed,
+        offers=tuple(_offer_for(o, seat) for o in state.offers), pending=state.pending, used=state.used,
+        tie_rounds=state.tie_rounds, last_income=state.last_income, winners=state.winners,
+    )
+
+
+def hidden(state: State, seat: int | None) -> set[str]:
+    """Deck contents, and the other seats' hands and draft packets (less a hand card offered to this seat)."""
+    out = {c for deck in state.decks.values() for c in deck}
+    for other, player in enumerate(state.players):
+        if other != seat:
+            out.update(player.hand, player.packet)
+    out.difference_update(o.give for o in state.offers if seat in (o.by, o.to))
+    return out
+
+
+def event_view(event: Any, seat: int | None) -> Any:
+    match event:
+        case ev.MatchSetUp():
+            return replace(event, decks={k: () for k in event.decks})
+        case ev.Reshuffled():
+            return replace(event, order=())
+        case ev.Dealt() if event.seat != seat:
+            return replace(event, cards=())
+        case ev.Picked() if event.seat != seat:
+            return replace(event, card="")
+        case ev.CardMoved() if _private_move(event) and seat not in (event.owner, event.dest_owner):
+            return replace(event, card="")
+        case ev.CardMoved() if _private_move(event) and seat == event.owner and event.dest_owner != seat:
+            return replace(event, card="")  # taken from your hand: you see that a card went
+        case ev.Offer():
+            return _offer_for(event, seat)
+    return event
+
+
+def _private_move(event: ev.CardMoved) -> bool:
+    """Hand to hand (a steal) or within a seat's own hidden zones."""
+    return event.src in ("hand", "packet") and event.dest in ("hand", "packet")
