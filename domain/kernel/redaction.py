@@ -16,6 +16,11 @@ def to_everyone(event: Event, seat: Seat | None) -> Event:
     return event
 
 
+def to_nobody(event: Event, seat: Seat | None) -> None:
+    """For events no seat may see while the match runs (a deck's new order)."""
+    return None
+
+
 class AllowList:
     """A game's ``event_view``: ``AllowList({Dealt: own_hand_only, Scored: to_everyone, ...})``."""
 

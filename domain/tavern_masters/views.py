@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from domain.kernel.redaction import AllowList, to_everyone
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.rules import to_act
 from domain.tavern_masters.state import State
@@ -77,23 +78,43 @@ def hidden(state: State, seat: int | None) -> set[str]:
     return out
 
 
-def event_view(event: Any, seat: int | None) -> Any:
-    match event:
-        case ev.MatchSetUp():
-            return replace(event, decks={k: () for k in event.decks})
-        case ev.Reshuffled():
-            return replace(event, order=())
-        case ev.Dealt() if event.seat != seat:
-            return replace(event, cards=())
-        case ev.Picked() if event.seat != seat:
-            return replace(event, card="")
-        case ev.CardMoved() if _private_move(event) and seat not in (event.owner, event.dest_owner):
-            return replace(event, card="")
-        case ev.CardMoved() if _private_move(event) and seat == event.owner and event.dest_owner != seat:
-            return replace(event, card="")  # taken from your hand: you see that a card went
-        case ev.Offer():
-            return _offer_for(event, seat)
+def _setup_shown(event: Any, seat: int | None) -> Any:
+    return replace(event, decks={k: () for k in event.decks})
+
+
+def _reshuffle_shown(event: Any, seat: int | None) -> Any:
+    return replace(event, order=())
+
+
+def _own_deal_only(event: Any, seat: int | None) -> Any:
+    return event if event.seat == seat else replace(event, cards=())
+
+
+def _own_pick_only(event: Any, seat: int | None) -> Any:
+    return event if event.seat == seat else replace(event, card="")
+
+
+def _move_shown(event: Any, seat: int | None) -> Any:
+    """A card moving between hidden zones is named only to the seat that receives it."""
+    if _private_move(event) and not (seat == event.dest_owner and seat is not None):
+        return replace(event, card="")
     return event
+
+
+event_view = AllowList({
+    ev.MatchSetUp: _setup_shown,
+    ev.Reshuffled: _reshuffle_shown,
+    ev.Dealt: _own_deal_only,
+    ev.Picked: _own_pick_only,
+    ev.CardMoved: _move_shown,
+    ev.Offer: _offer_for,
+    **dict.fromkeys(
+        (ev.DraftStep, ev.MulliganChosen, ev.RoundBegan, ev.PhaseBegan, ev.CardPlayed, ev.SeatDone,
+         ev.OfferAnswered, ev.GoldChanged, ev.IncomeCounted, ev.TurnBegan, ev.DeedDeclared, ev.DeedAnswered,
+         ev.TieRound, ev.MatchEnded),
+        to_everyone,
+    ),
+})
 
 
 def _private_move(event: ev.CardMoved) -> bool:

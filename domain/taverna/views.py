@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel import Event
+from domain.kernel.redaction import AllowList, to_everyone, to_nobody
 from domain.taverna import events as ev
 from domain.taverna.board import defs
 from domain.taverna.content import PEOPLES
@@ -153,9 +154,22 @@ def hidden(state: State, seat: int | None) -> set[str]:
     return out
 
 
-def event_view(event: Event, seat: int | None) -> Event | None:
-    if isinstance(event, ev.Shuffled):
-        return None
-    if isinstance(event, ev.SpellDrawn | ev.SpellSold) and event.seat != seat:
-        return msgspec.structs.replace(event, card="")
-    return event
+def _own_card_only(event: Event, seat: int | None) -> Event:
+    """A spell drawn or sold: its owner sees which; the others see that one was."""
+    assert isinstance(event, ev.SpellDrawn | ev.SpellSold)
+    return event if event.seat == seat else msgspec.structs.replace(event, card="")
+
+
+event_view = AllowList({
+    ev.Shuffled: to_nobody,  # the piles' order is no seat's to see
+    ev.SpellDrawn: _own_card_only,
+    ev.SpellSold: _own_card_only,
+    **dict.fromkeys(
+        (ev.DignitariesPlaced, ev.FavoursRevealed, ev.CustomersRevealed, ev.CurseDrawn, ev.PeopleChosen,
+         ev.DeedRoundsBegan, ev.DeedBought, ev.DeedPassed, ev.CustomerPicked, ev.CardChanged, ev.CustomerPlaced,
+         ev.CustomerMoved, ev.LevelGained, ev.Gained, ev.PrivilegeClaimed, ev.GuildPlaced, ev.FavourTaken,
+         ev.FavourUsed, ev.DignitaryActivated, ev.DignitaryMoved, ev.SpellCast, ev.ExtraSpell, ev.Responders,
+         ev.Passed, ev.TurnEnded, ev.Exchanged, ev.RoyalOrder, ev.ScoringChosen, ev.PeopleScored, ev.GameOver),
+        to_everyone,
+    ),
+})
