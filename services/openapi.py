@@ -30,10 +30,16 @@ def _errors(*statuses: int) -> dict[str, Any]:
 def document() -> dict[str, Any]:
     games = [get_game(game_id) for game_id in game_ids()]
     types: list[Any] = [CreateMatch, MatchCreated, ErrorBody, Accepted, GameInfo, ViewEnvelope, Frame, Health]
+    _, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
+    commands: dict[str, Any] = {"oneOf": []}
     for game in games:
-        types += [game.command_type, game.view_type]
-    refs, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
-    commands = {"oneOf": [refs[types.index(game.command_type)] for game in games]}
+        # each game's schemas are named "<game id>.<Name>": games share words (PickCard), and the
+        # public name must not depend on where a class lives in our code
+        (command, _), own = msgspec.json.schema_components(
+            [game.command_type, game.view_type], ref_template=f"{REF}{game.id}.{{name}}"
+        )
+        components.update({f"{game.id}.{name}": schema for name, schema in own.items()})
+        commands["oneOf"].append(command)
     match_id = [{"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}]
     bearer = [{"bearer": []}]
 

@@ -254,6 +254,7 @@ async def test_operations_endpoints(api):
     document = (await api.get("/openapi.json")).json()
     assert document["openapi"].startswith("3.")
     assert {"/v1/matches", "/v1/matches/{match_id}/commands", "/v1/matches/{match_id}/stream"} <= set(document["paths"])
-    assert {"CreateMatch", "MatchCreated", "ErrorBody", "ViewEnvelope", "PickCard"} <= set(
-        document["components"]["schemas"]
-    )
+    schemas = document["components"]["schemas"]
+    assert {"CreateMatch", "MatchCreated", "ErrorBody", "ViewEnvelope", "heros-tavern.PickCard"} <= set(schemas)
+    assert "tavern-masters.PickCard" in schemas  # two games with one command name stay apart
+    assert not [name for name in schemas if name.startswith("domain.")], "schema names leak module paths"
