@@ -255,8 +255,9 @@ ROUTES = [
     Route("/healthz", healthz),
     Route("/metrics", metrics),
     Route("/openapi.json", openapi_json),
-    Mount("/", StaticFiles(directory=Path(__file__).parent / "web", html=True), name="web"),  # the web client
 ]
+# the web client, mounted at "/" after every other route: a mount there answers every path it reaches
+WEB = Mount("/", StaticFiles(directory=Path(__file__).parent / "web", html=True), name="web")
 
 
 def create_app(settings: Settings, runtime: Runtime | None = None, embedded_worker: bool | None = None) -> Starlette:
@@ -266,6 +267,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
     routes = list(ROUTES)
     if os.environ.get("TAVERN_BENCH") == "1":
         routes.append(Route("/bench/floor", bench_floor, methods=["POST"]))
+    routes.append(WEB)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
