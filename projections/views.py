@@ -29,12 +29,13 @@ def status(game: Game, state: Any, version: int) -> str:
     return "finished" if game.result(state) is not None else "active"
 
 
-def envelope(game: Game, match_id: str, state: Any, version: int, seat: Seat | None) -> ViewEnvelope:
+def envelope(game: Game, match_id: str, state: Any, version: int, seat: Seat | None, view: Any = None) -> ViewEnvelope:
+    """The envelope of ``seat``; ``view``, when given, is ``game.view(state, seat)`` built already."""
     result = game.result(state)
     legal = game.legal(state, seat) if seat is not None and result is None else []
-    return ViewEnvelope(
-        match_id, game.id, version, seat, status(game, state, version), game.view(state, seat), legal, result
-    )
+    if view is None:
+        view = game.view(state, seat)
+    return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result)
 
 
 def field(seat: Seat | None) -> str:
@@ -45,6 +46,8 @@ def field(seat: Seat | None) -> str:
 def all_views(game: Game, match_id: str, state: Any, version: int, seats: int) -> dict[str, bytes]:
     """Every seat's envelope and the spectator's, JSON-encoded, by storage field."""
     encode = msgspec.json.encode
-    views = {field(seat): encode(envelope(game, match_id, state, version, seat)) for seat in range(seats)}
-    views[field(None)] = encode(envelope(game, match_id, state, version, None))
-    return views
+    viewers = [*range(seats), None]
+    return {
+        field(seat): encode(envelope(game, match_id, state, version, seat, view))
+        for seat, view in zip(viewers, game.all_views(state, seats), strict=True)
+    }

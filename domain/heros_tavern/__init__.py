@@ -30,6 +30,7 @@ GAME = Game(
     decide=rules.decide,
     legal=rules.legal,
     view=views.view,
+    views=views.views,
     event_view=views.event_view,
     hidden=views.hidden,
     result=rules.result,

@@ -59,6 +59,16 @@ def seat_view(state: State, seat: Seat) -> SeatView:
 
 
 def view(state: State, seat: Seat | None) -> HtView:
+    return _view(state, seat, tuple(seat_view(state, s) for s in range(state.seats)))
+
+
+def views(state: State) -> list[HtView]:
+    """Every seat's view, then the spectator's: the seats' panels are public, built once for all."""
+    panels = tuple(seat_view(state, s) for s in range(state.seats))
+    return [_view(state, seat, panels) for seat in [*range(state.seats), None]]
+
+
+def _view(state: State, seat: Seat | None, panels: tuple[SeatView, ...]) -> HtView:
     mine = seat is not None
     own_pick = state.picks[seat] if mine else None
     return HtView(
@@ -68,7 +78,7 @@ def view(state: State, seat: Seat | None) -> HtView:
         pick_number=state.picks_made + 1 if state.phase == DRAFT else 0,
         hand=tuple(DECK[c] for c in state.hands[seat]) if mine else (),
         my_pick=DECK[own_pick] if own_pick else None,
-        seats=tuple(seat_view(state, s) for s in range(state.seats)),
+        seats=panels,
         discard=state.discard,
         deck_size=len(state.draw),
         winners=state.winners,

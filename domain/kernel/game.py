@@ -7,6 +7,8 @@ A game is a frozen bundle of pure functions over its own immutable state:
 - ``decide(State, Command, seat, rng) -> events``: the rules; raises ``RulesError`` to refuse.
 - ``legal(State, seat) -> commands``: every command the seat may send now, complete.
 - ``view(State, seat | None)``: what that seat (or a spectator, ``None``) may know.
+- ``views(State)``: every seat's view and then the spectator's; a game whose views share a
+  public part gives its own, which builds that part once (``all_views`` otherwise).
 - ``event_view(Event, seat | None) -> Event | None``: an event as that seat may see it while the
   match runs (an allow-list: a game shows only what it names; ``None`` hides the whole event).
 - ``hidden(State, seat | None) -> set[str]``: the identifiers that seat must not see right now
@@ -98,11 +100,19 @@ class Game:
     event_view: Callable[[Event, Seat | None], Event | None]
     hidden: Callable[[Any, Seat | None], set[str]]
     result: Callable[[Any], Result | None]
+    views: Callable[[Any], list[Any]] | None = None  # see ``all_views``
     bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
     # The rules version a match records at creation. An event schema change bumps it and adds an
     # upcaster keyed (old version, event type): event JSON object at that version -> the next version's.
     rules_version: int = 1
     upcasters: Mapping[tuple[int, str], Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
+
+    def all_views(self, state: Any, seats: int) -> list[Any]:
+        """Each seat's view, then the spectator's: the same as ``view`` seat by seat (the
+        conformance harness checks that), built at once where the game knows how."""
+        if self.views is not None:
+            return self.views(state)
+        return [self.view(state, seat) for seat in [*range(seats), None]]
 
     def setup(self, seats: int, options: Mapping[str, Any] | None = None) -> Setup:
         """Check the seat count and options, filling in defaults; refuses with a RulesError."""

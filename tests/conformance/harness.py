@@ -88,9 +88,11 @@ def check_version(game: Game, table: Table) -> dict[Seat, list[Command]]:
     state, seed, seats = table.state, table.seed, table.setup.seats
     before = msgspec.json.encode(state)
     legal = {seat: game.legal(state, seat) for seat in range(seats)}
-    for seat in [*range(seats), None]:
+    together = game.all_views(state, seats)
+    for seat, view_of_all in zip([*range(seats), None], together, strict=True):
         hidden = game.hidden(state, seat)
         view = game.view(state, seat)
+        assert view_of_all == view, f"views() differs from view() for seat {seat} at v{table.version}"
         round_trip(view, game.view_type, f"view of seat {seat}")
         assert_hides(f"view of seat {seat} at v{table.version}", view, hidden, seed)
         if seat is None:

@@ -158,6 +158,11 @@ def endless_result(state: State) -> Result | None:
     return None
 
 
+def stale_views(state: State) -> list[View]:
+    """A views() that builds everyone's view from seat 0's: not what view() says seat by seat."""
+    return [view(state, 0)] * (len(state.hands) + 1)
+
+
 @pytest.mark.parametrize(
     ("game", "expected"),
     [
@@ -166,8 +171,12 @@ def endless_result(state: State) -> Result | None:
         (broken(legal=overeager_legal), "card_not_in_hand"),
         (broken(decide=lax_decide), "outside legal"),
         (broken(result=endless_result), "no seat can act"),
+        (broken(views=stale_views), "views() differs from view()"),
     ],
-    ids=["leaky-view", "unredacted-event", "legal-offers-illegal", "decide-accepts-illegal", "never-ends"],
+    ids=[
+        "leaky-view", "unredacted-event", "legal-offers-illegal", "decide-accepts-illegal", "never-ends",
+        "views-differ-from-view",
+    ],
 )
 def test_a_broken_game_is_caught(game, expected):
     with pytest.raises((AssertionError, RulesError, StuckError)) as caught:
