@@ -6,8 +6,11 @@ tail, decide again, a bounded number of times. A refused command appends nothing
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,22 +51,44 @@ def decode_command(match: Match, body: bytes) -> tuple[Command, int | None]:
         raise BadCommand(str(problem)) from problem
 
 
+class Turns:
+    """One lock per match with commands in flight in this process. Simultaneous phases send
+    several seats' commands at once: decided one after another against the cached fold, each
+    sees the one before it, instead of conflicting, reloading the tail and deciding again."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    @asynccontextmanager
+    async def turn(self, match_id: str) -> AsyncIterator[None]:
+        lock, waiting = self._held.get(match_id) or self._held.setdefault(match_id, (asyncio.Lock(), [0]))
+        waiting[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            waiting[0] -= 1
+            if not waiting[0]:
+                del self._held[match_id]
+
+
 class Handler:
     def __init__(self, store: EventStore, folds: Folds, metrics: Metrics, attempts: int, projection: Any) -> None:
         self.store = store
         self.folds = folds
         self.metrics = metrics
         self.attempts = attempts
-        # .along(match_id) -> Call | None: a dirty mark to send with the append (same Redis)
-        # .appended(match_id, marked): after an append, make sure the projection will run
+        # .appended(match_id): after an append, make sure the projection will run
         self.projection = projection
+        self.turns = Turns()
 
     async def submit(
         self, match: Match, seat: int, command: Command, expected: int | None = None, idempotency: str | None = None
     ) -> Answer:
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
-            answer = await self._submit(match, seat, command, expected, idempotency, command_id)
+            async with self.turns.turn(match.id):
+                answer = await self._submit(match, seat, command, expected, idempotency, command_id)
             outcome = {200: "accepted", 409: "conflict", 422: "refused"}.get(answer.status, str(answer.status))
             self.metrics.commands.inc(outcome)
             log.info("command", type=type(command).__name__, status=answer.status)
@@ -106,14 +131,11 @@ class Handler:
             shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
             answer = Answer(200, msgspec.json.encode(Accepted(version, shown)))
             started = time.perf_counter()
-            along = self.projection.along(match.id)
-            appended = await self.store.append(
-                match.id, folded.version, records, idem_key, _encode_answer(answer), along
-            )
+            appended = await self.store.append(match.id, folded.version, records, idem_key, _encode_answer(answer))
             self.metrics.append_seconds.observe(time.perf_counter() - started)
             if appended.outcome == "ok":
                 self.folds.keep(match, self.folds.apply(match, folded, records))
-                await self.projection.appended(match.id, appended.also)
+                await self.projection.appended(match.id)
                 return answer
             if appended.outcome == "duplicate":
                 return _decode_answer(appended.prior)

@@ -85,7 +85,14 @@ class Matches:
         # with seat entropy the opening deal waits for every played (not bot) seat's contribution
         waits_for = sorted(set(range(seats)) - set(bots)) if seat_entropy else []
         charter = Charter(
-            CHARTER_FORMAT, match_id, game.id, game.rules_version, seats, setup.options, commitment(seed), DERIVATION,
+            CHARTER_FORMAT,
+            match_id,
+            game.id,
+            game.rules_version,
+            seats,
+            setup.options,
+            commitment(seed),
+            DERIVATION,
             waits_for,
         )
         match = Match(

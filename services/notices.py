@@ -1,12 +1,13 @@
-"""The notice a projector publishes after writing a match's views: the views themselves ride
-along, so a gateway pushes them to its streams without reading them back from Redis."""
+"""The notice a projector publishes after writing views: the views themselves ride along, so a
+gateway pushes them to its streams without reading them back from Redis. One notice carries
+every match a drain step wrote, so a gateway reads one message per step, not one per match."""
 
 from __future__ import annotations
 
 import msgspec
 
 
-class Notice(msgspec.Struct, frozen=True):
+class Written(msgspec.Struct, frozen=True, array_like=True):
     match_id: str
     version: int
     appended_at: float  # when the newest event was appended: the projection lag is now minus this
@@ -14,4 +15,4 @@ class Notice(msgspec.Struct, frozen=True):
 
 
 encode = msgspec.json.Encoder().encode
-decode = msgspec.json.Decoder(Notice).decode
+decode = msgspec.json.Decoder(list[Written]).decode

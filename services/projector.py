@@ -1,5 +1,6 @@
 """The projector: fold each dirty match from where the views stand and write every seat's view
-and the spectator's together with the new checkpoint (views.lua), then publish a notice.
+and the spectator's together with the new checkpoint (views.lua), then publish a notice: for a
+whole batch of claimed matches, one round trip reads their tails and one writes their views.
 
 Coalescing spreads a job's cost over many events and matches: an append marks its match dirty
 (a set member, so a busy match is marked once however many commands arrive); a job is queued
@@ -22,11 +23,11 @@ import msgspec
 
 from projections.views import all_views
 from services import keys, logs, notices
+from services.batching import Batched
 from services.bots import Bots
-from services.folds import Folds
-from services.matches import Matches
-from services.notices import Notice
-from services.store import Call, EventStore, script
+from services.folds import Folded, Folds
+from services.matches import Match, Matches
+from services.store import Call, EventStore, ViewsAt, reply, run_scripts, script
 
 log = logs.get("tavern.projector")
 
@@ -46,6 +47,7 @@ class Projector:
         queue: Any,
         bots: Bots,
         lease_s: float = 5.0,
+        tick_s: float = 0.0,
         batch: int = 64,
         parallel: int = 4,
     ) -> None:
@@ -56,20 +58,23 @@ class Projector:
         self.store = store
         self.queue = queue
         self.lease_s = lease_s
+        self.tick_s = tick_s
         self.batch = batch
         self._claim = queue.register_script(script("claim.lua"))
         self._release = queue.register_script(script("release.lua"))
         self._dirty = queue.register_script(script("dirty.lua"))
+        self._marks = Batched(self._mark_all)
         self._projected: dict[str, int] = {}  # match id -> version this process last wrote
 
-    def dirty_call(self, match_id: str) -> Call:
-        """The dirty.lua call for an append to this match (sent along with it, or alone)."""
-        return Call(self._dirty, [keys.DIRTY, keys.ACTIVE, keys.WAKE], [match_id, time.time()])
-
     async def mark_dirty(self, match_id: str) -> bool:
-        """After an append; True if a drain job must be queued (none is running to see it)."""
-        call = self.dirty_call(match_id)
-        return bool(await call.script(keys=call.keys, args=call.args))
+        """After an append; True if a drain job must be queued (none is running to see it). The
+        marks of commands answered meanwhile go in one dirty.lua call."""
+        return await self._marks(match_id)
+
+    async def _mark_all(self, match_ids: list[str]) -> list[bool]:
+        args = [time.time(), *dict.fromkeys(match_ids)]
+        (enqueue,) = await run_scripts(self.queue, [Call(self._dirty, [keys.DIRTY, keys.ACTIVE, keys.WAKE], args)])
+        return [bool(reply(enqueue))] * len(match_ids)
 
     async def drain(self, budget_s: float = 2.0, linger_s: float = 0.2) -> Drained:
         """Project dirty matches until none is left (for ``linger_s``) or the budget is spent.
@@ -83,18 +88,24 @@ class Projector:
         idle_since: float | None = None
         backlog = False
         while True:
+            step = time.monotonic()
             args = [time.time(), self.lease_s, self.batch, token]
             claimed = await self._claim(keys=[keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args=args)
             if claimed:
                 idle_since = None
                 backlog = backlog or len(claimed) == self.batch
                 ids = [raw.decode() for raw in claimed]
-                await asyncio.gather(*(self.project(match_id) for match_id in ids))
+                await self.project(ids)
                 await self.queue.zrem(keys.CLAIMED, *ids)
                 if time.monotonic() > deadline:
                     await self.queue.zrem(keys.ACTIVE, token)
                     helper = backlog and await self.queue.zcard(keys.ACTIVE) < self.parallel
                     return Drained(again=True, helper=helper)
+                # Under load, wait out the tick before the next claim: the commands that arrive
+                # meanwhile (a draft's four picks, say) share one projection and one view per
+                # stream, instead of a projection and four views each. When idle, a command is
+                # projected at once (the first claim after the wake-up does not wait).
+                await asyncio.sleep(self.tick_s - (time.monotonic() - step))
                 continue
             now = time.monotonic()
             idle_since = idle_since or now
@@ -103,21 +114,43 @@ class Projector:
             elif not await self._release(keys=[keys.DIRTY, keys.ACTIVE], args=[token]):
                 return Drained(again=False, helper=False)
 
-    async def project(self, match_id: str) -> None:
-        match = await self.matches.get(match_id)
-        if match is None:
+    async def project(self, match_ids: list[str]) -> None:
+        """Fold the claimed matches and write the views of those that moved, all in two round
+        trips (read the tails, write the views with one notice), then let their bots act."""
+        matches = [match for match_id in match_ids if (match := await self.matches.get(match_id)) is not None]
+        moved = [
+            (match, folded)
+            for match, folded in zip(matches, await self.folds.load_many(matches), strict=True)
+            if folded.version > self._projected.get(match.id, 0)
+        ]
+        if not moved:
             return
-        folded = await self.folds.load(match)
-        if folded.version <= self._projected.get(match_id, 0):
-            return
-        with logs.bind(match_id=match_id):
-            views = all_views(match.game, match_id, folded.state, folded.version, match.setup.seats)
-            raw = {name: msgspec.Raw(view) for name, view in views.items()}
-            notice = notices.encode(Notice(match_id, folded.version, folded.last_time, raw))
-            await self.store.write_views(match_id, folded.version, views, notice)
-            log.debug("projected", version=folded.version)
-            if match.bots:
-                await self.bots.play(match, folded.version, views)
-            if len(self._projected) > 100_000:
-                self._projected.clear()  # only a cache: a miss costs one recompute of the views
-            self._projected[match_id] = folded.version  # only now: a failed bot turn is redone
+        written = [_views_at(match, folded) for match, folded in moved]
+        notice = notices.encode(
+            [
+                notices.Written(views.match_id, views.version, folded.last_time, _raw(views.fields))
+                for views, (_, folded) in zip(written, moved, strict=True)
+            ]
+        )
+        await self.store.write_views(written, keys.NOTICES, notice)
+        await asyncio.gather(
+            *(self._bots(match, views) for (match, _), views in zip(moved, written, strict=True) if match.bots)
+        )
+        if len(self._projected) > 100_000:
+            self._projected.clear()  # only a cache: a miss costs one recompute of the views
+        for views in written:
+            log.debug("projected", match_id=views.match_id, version=views.version)
+            self._projected[views.match_id] = views.version  # only now: a failed bot turn is redone
+
+    async def _bots(self, match: Match, views: ViewsAt) -> None:
+        with logs.bind(match_id=match.id):
+            await self.bots.play(match, views.version, views.fields)
+
+
+def _views_at(match: Match, folded: Folded) -> ViewsAt:
+    views = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)
+    return ViewsAt(match.id, folded.version, views)
+
+
+def _raw(fields: dict[str, bytes]) -> dict[str, msgspec.Raw]:
+    return {name: msgspec.Raw(view) for name, view in fields.items()}

@@ -19,6 +19,7 @@ from redis.exceptions import NoScriptError
 
 from projections.chain import LEGACY_GENESIS, Cause, Envelope
 from services import keys
+from services.batching import Batched
 
 GENESIS = LEGACY_GENESIS  # the "previous hash" of version 1 in a log without a charter
 _HERE = Path(__file__).parent
@@ -41,7 +42,6 @@ class Appended:
     outcome: str  # "ok" | "conflict" | "duplicate"
     version: int = 0
     prior: bytes = b""  # the remembered answer of a duplicate
-    also: Any = None  # the answer of the script sent along (see ``append``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,15 @@ class Call:
     script: Any
     keys: list[str]
     args: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ViewsAt:
+    """A match's view envelopes at one version, by storage field (``s:{seat}``, ``spectator``)."""
+
+    match_id: str
+    version: int
+    fields: dict[str, bytes]
 
 
 _encoder = msgspec.json.Encoder()
@@ -70,58 +79,86 @@ def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | No
     return records
 
 
+async def run_scripts(redis: Any, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
+    """Run registered scripts by EVALSHA in one pipeline (redis-py's own pipeline would first ask
+    SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last. An error is answered
+    in its call's place, for its caller alone. A script Redis does not know yet is loaded and only
+    its calls are sent again: the others have run, and an append run twice would be a command
+    decided twice."""
+    answers: list[Any] = [None] * len(calls)
+    todo = list(range(len(calls)))
+    for attempt in (1, 2):
+        async with redis.pipeline(transaction=False) as pipe:
+            for index in todo:
+                call = calls[index]
+                pipe.evalsha(call.script.sha, len(call.keys), *call.keys, *call.args)
+            if then:
+                pipe.execute_command(*then)
+                then = ()
+            replies = await pipe.execute(raise_on_error=False)
+        missing = []
+        for index, reply in zip(todo, replies, strict=False):
+            if isinstance(reply, NoScriptError) and attempt == 1:
+                missing.append(index)
+            else:
+                answers[index] = reply
+        if not missing:
+            return answers
+        for source in {calls[index].script.script for index in missing}:
+            await redis.script_load(source)
+        todo = missing
+    raise AssertionError("unreachable")
+
+
+def reply(answer: Any) -> Any:
+    """A script's answer from ``run_scripts``, raised if it is an error."""
+    if isinstance(answer, Exception):
+        raise answer
+    return answer
+
+
+def _records(entries: list[Any]) -> list[Record]:
+    return [Record(_decoder.decode(fields[b"b"]), fields[b"b"], fields[b"h"].decode()) for _, fields in entries]
+
+
 class EventStore:
     def __init__(self, redis: Any, idempotency_ttl_s: int) -> None:
         self.redis = redis
         self.ttl = idempotency_ttl_s
         self._append = redis.register_script(script("append.lua"))  # EVALSHA, loaded on first NOSCRIPT
         self._views = redis.register_script(script("views.lua"))
+        self._appends = Batched(self.run)
 
     async def append(
-        self,
-        match_id: str,
-        expected: int,
-        records: list[Record],
-        idempotency: str | None,
-        answer: bytes,
-        also: Call | None = None,
+        self, match_id: str, expected: int, records: list[Record], idempotency: str | None, answer: bytes
     ) -> Appended:
-        """Run append.lua; ``also``, a script on the same Redis, goes in the same round trip right
-        after it (the projector's dirty mark: harmless after a refused append)."""
+        """Run append.lua, in one pipeline with the appends of other commands sent meanwhile."""
         log = keys.log(match_id)
         args: list[Any] = [expected, answer, self.ttl]
         for record in records:
             args += (record.body, record.hash)
-        append = Call(self._append, [log, idempotency or log], args)
-        if also is None:
-            result, also_result = await append.script(keys=append.keys, args=append.args), None
-        else:
-            result, also_result = await self._pipelined(append, also)
+        result = reply(await self._appends(Call(self._append, [log, idempotency or log], args)))
         outcome, value = result[0].decode(), result[1]
         if outcome == "duplicate":
-            return Appended(outcome, prior=value, also=also_result)
-        return Appended(outcome, version=int(value), also=also_result)
+            return Appended(outcome, prior=value)
+        return Appended(outcome, version=int(value))
 
-    async def _pipelined(self, *calls: Call) -> list[Any]:
-        # EVALSHA by hand: redis-py's pipeline would first ask SCRIPT EXISTS, a round trip more
-        for attempt in (1, 2):
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for call in calls:
-                    pipe.evalsha(call.script.sha, len(call.keys), *call.keys, *call.args)
-                try:
-                    return await pipe.execute()
-                except NoScriptError:
-                    if attempt == 2:
-                        raise
-                    for call in calls:
-                        await self.redis.script_load(call.script.script)
-        raise AssertionError("unreachable")
+    async def run(self, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
+        """The scripts' answers (or errors), sent in one pipeline; ``then``, a plain command, last."""
+        return await run_scripts(self.redis, calls, then)
 
     async def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
         """The entries with ``after < version <= upto`` (to the end without ``upto``)."""
         end = "+" if upto is None else f"{upto}-0"
-        entries = await self.redis.xrange(keys.log(match_id), f"{after + 1}-0", end)
-        return [Record(_decoder.decode(fields[b"b"]), fields[b"b"], fields[b"h"].decode()) for _, fields in entries]
+        return _records(await self.redis.xrange(keys.log(match_id), f"{after + 1}-0", end))
+
+    async def read_tails(self, since: dict[str, int]) -> dict[str, list[Record]]:
+        """Each match's entries after the version given for it, all in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id, after in since.items():
+                pipe.xrange(keys.log(match_id), f"{after + 1}-0", "+")
+            replies = await pipe.execute()
+        return {match_id: _records(entries) for match_id, entries in zip(since, replies, strict=True)}
 
     async def remember(self, idempotency: str, answer: bytes) -> bytes:
         """Keep a refusal under its idempotency key unless an answer is there already; the kept one."""
@@ -132,11 +169,18 @@ class EventStore:
     async def recall(self, idempotency: str) -> bytes | None:
         return await self.redis.get(idempotency)
 
-    async def write_views(self, match_id: str, version: int, fields: dict[str, bytes], notice: bytes) -> bool:
-        args: list[Any] = [version, keys.NOTICES, notice]
-        for field, value in fields.items():
-            args += (field, value)
-        return bool(await self._views(keys=[keys.views(match_id)], args=args))
+    async def write_views(self, written: list[ViewsAt], channel: str, notice: bytes) -> None:
+        """Write each match's views with their checkpoint (views.lua: only forwards), then publish
+        one notice for them all, in one round trip. A notice may carry views that another worker
+        had already written as new: each is the fold of the same log, and listeners keep the newest."""
+        calls = []
+        for views in written:
+            args: list[Any] = [views.version]
+            for field, value in views.fields.items():
+                args += (field, value)
+            calls.append(Call(self._views, [keys.views(views.match_id)], args))
+        for answer in await self.run(calls, then=("PUBLISH", channel, notice)):
+            reply(answer)
 
     async def view(self, match_id: str, field: str) -> bytes | None:
         return await self.redis.hget(keys.views(match_id), field)
