@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator
@@ -271,7 +272,11 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub = Hub(runtime.events, runtime.store, runtime.metrics)
+        async def current(match_id: str, seat: int | None) -> bytes | None:
+            match = await runtime.matches.get(match_id)
+            return None if match is None else await current_view(runtime, match, seat)
+
+        hub = Hub(runtime.events, current, runtime.metrics)
         app.state.runtime, app.state.hub = runtime, hub
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
@@ -285,6 +290,9 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
         finally:
             if thread_worker is not None:
                 thread_worker.stop()
+                # let its job end while the loop still runs: a job that posted a drain to a loop
+                # being shut down raced the loop's own cancelling of its tasks
+                await asyncio.to_thread(thread_worker.thread.join, 5)
             await hub.stop()
             await runtime.stop()
 

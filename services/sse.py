@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -15,7 +15,6 @@ import msgspec
 from projections.views import field
 from services import keys, logs, notices
 from services.metrics import Metrics
-from services.store import EventStore
 
 log = logs.get("tavern.sse")
 KEEPALIVE_S = 15.0
@@ -31,13 +30,15 @@ _version = msgspec.json.Decoder(Versioned)
 class Listener:
     """One open stream: the newest view offered to it, and a wake-up."""
 
-    __slots__ = ("latest", "raw", "seat", "wake")
+    __slots__ = ("latest", "ping", "quiet", "raw", "seat", "wake")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.latest = 0
         self.raw = b""
         self.wake = asyncio.Event()
+        self.quiet = False  # nothing sent since the hub's last keepalive tick
+        self.ping = False  # send a keepalive comment
 
     def offer(self, raw: bytes, version: int | None = None) -> None:
         version = _version.decode(raw).version if version is None else version
@@ -46,13 +47,19 @@ class Listener:
             self.wake.set()
 
 
+# (match id, seat) -> the seat's current view: the stored one, or the fold's if none is stored yet
+Current = Callable[[str, int | None], Awaitable[bytes | None]]
+
+
 class Hub:
-    def __init__(self, redis: Any, store: EventStore, metrics: Metrics) -> None:
+    def __init__(self, redis: Any, current: Current, metrics: Metrics, keepalive_s: float = KEEPALIVE_S) -> None:
         self.redis = redis
-        self.store = store
+        self.keepalive_s = keepalive_s
+        self.current = current
         self.metrics = metrics
         self.listeners: dict[str, set[Listener]] = defaultdict(set)
         self._task: asyncio.Task | None = None
+        self._ticker: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         self._fetching: set[str] = set()
         self._again: set[str] = set()
@@ -61,11 +68,25 @@ class Hub:
     async def start(self) -> None:
         self._subscribed = asyncio.Event()
         self._task = asyncio.create_task(self._listen_forever())
+        self._ticker = asyncio.create_task(self._keep_alive())
         await self._subscribed.wait()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in (self._task, self._ticker):
+            if task is not None:
+                task.cancel()
+
+    async def _keep_alive(self) -> None:
+        # One timer for every stream of the gateway, rather than a timeout around each wait (a
+        # task and a timer per view sent): a stream quiet for a whole tick gets a comment.
+        while True:
+            await asyncio.sleep(self.keepalive_s)
+            for listeners in self.listeners.values():
+                for listener in listeners:
+                    if listener.quiet:
+                        listener.ping = True
+                        listener.wake.set()
+                    listener.quiet = True
 
     async def _listen_forever(self) -> None:
         while True:
@@ -87,12 +108,13 @@ class Hub:
                 await asyncio.sleep(0.5)
 
     def notify(self, data: bytes) -> None:
-        notice = notices.decode(data)
-        self.metrics.projection_lag.observe(max(0.0, time.time() - notice.appended_at))
-        for listener in self.listeners.get(notice.match_id, ()):
-            raw = notice.views.get(field(listener.seat))
-            if raw is not None:
-                listener.offer(bytes(raw), notice.version)
+        now = time.time()
+        for written in notices.decode(data):
+            self.metrics.projection_lag.observe(max(0.0, now - written.appended_at))
+            for listener in self.listeners.get(written.match_id, ()):
+                raw = written.views.get(field(listener.seat))
+                if raw is not None:
+                    listener.offer(bytes(raw), written.version)
 
     def _fetch(self, match_id: str) -> None:
         """Read the match's views once for all its streams here (one HMGET, not one per stream)."""
@@ -130,20 +152,20 @@ class Hub:
         self.listeners[match_id].add(listener)  # before the first read: no notice falls between
         self.metrics.open_streams += 1
         try:
-            current = await self.store.view(match_id, field(seat))
+            current = await self.current(match_id, seat)
             if current is not None:
                 listener.offer(current)
             sent = last_id
             while True:
-                try:
-                    await asyncio.wait_for(listener.wake.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    yield b": keepalive\n\n"
-                    continue
+                await listener.wake.wait()
                 listener.wake.clear()
                 if listener.latest > sent:
                     sent = listener.latest
+                    listener.quiet = listener.ping = False
                     yield b"event: view\nid: %d\ndata: %s\n\n" % (sent, listener.raw)
+                elif listener.ping:
+                    listener.ping = False
+                    yield b": keepalive\n\n"
         finally:
             self.metrics.open_streams -= 1
             self.listeners[match_id].discard(listener)

@@ -5,8 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 
+import fakeredis
 import pytest
 
+from services.gateway import create_app
+from services.metrics import Metrics
+from services.settings import Settings
+from services.sse import Hub
 from tests.service.client import bearer, create, seat_token, send, view, wait_for
 
 pytestmark = pytest.mark.anyio
@@ -72,3 +77,39 @@ async def test_stream_needs_a_token_of_the_match(served):
     assert (await served.get("/v1/matches/nope/stream", headers=bearer("x"))).status_code == 404
     spectator = await view(served, created, created["spectator_token"])
     assert spectator["seat"] is None
+
+
+async def nothing_stored(match_id: str, seat: int | None) -> None:
+    return None
+
+
+async def test_a_stream_opened_before_any_projection_starts_with_the_current_view():
+    # no worker: the projector never writes a view, yet the stream's first message is the fold's
+    settings = Settings(redis_url=None, queue_url=None, queue_name="unworked", lease_s=1.0)
+    app = create_app(settings, embedded_worker=False)
+    async with app.router.lifespan_context(app):
+        runtime = app.state.runtime
+        created = await runtime.matches.create("heros-tavern", 4, {}, [], None, False)
+        assert await runtime.store.view(created.match.id, "s:2") is None
+        body = app.state.hub.stream(created.match.id, 2, 0)
+        try:
+            chunk = await asyncio.wait_for(anext(body), 5)
+        finally:
+            await body.aclose()
+        version = (await runtime.folds.load(created.match)).version
+        assert chunk.startswith(b"event: view\nid: %d\ndata: " % version) and version > 0
+        assert json.loads(chunk.split(b"data: ", 1)[1])["seat"] == 2
+
+
+async def test_a_quiet_stream_gets_a_keepalive_comment_and_a_closed_one_is_forgotten():
+    redis = fakeredis.FakeAsyncRedis()
+    hub = Hub(redis, nothing_stored, Metrics(), keepalive_s=0.05)
+    await hub.start()
+    try:
+        body = hub.stream("quiet", 0, 0)
+        assert await asyncio.wait_for(anext(body), 5) == b": keepalive\n\n"
+        assert len(hub.listeners["quiet"]) == 1
+        await body.aclose()
+        assert "quiet" not in hub.listeners and hub.metrics.open_streams == 0
+    finally:
+        await hub.stop()
