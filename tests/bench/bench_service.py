@@ -6,13 +6,17 @@ Starts a redis-server on a free port (or uses --redis-url), one `tavern serve` a
 `tavern worker` processes, then drives N concurrent 4-seat Hero's Tavern matches from this
 process: every seat is a client that never pauses, with its SSE stream open; as soon as its
 stream shows a view with legal commands newer than its last answer, it sends one of them. A match
-that ends is replaced by a new one. It reports accepted commands/s, p50/p99 command latency, and
-p50/p99 from a command's 200 to the new view on the seat's own stream and on all 4 streams.
+that ends is replaced by a new one. It reports accepted commands/s, p50/p99 command latency,
+p50/p99 from a command's 200 to the new view on the seat's own stream and on all 4 streams, and
+p50/p99 from sending a command to its version on all 4 streams (the peer's "move to its state at
+all 4 clients").
 In the same run it drives the bare endpoint (POST /bench/floor: decode a msgspec command, one
 XADD) with as many concurrent clients; the ratio of the two rates is the figure.
 
 The client is a small HTTP/1.1 keep-alive client on asyncio streams (httpx would spend more CPU
-than the server on these 2 cores).
+than the server on these 2 cores). It shares the cores with the service, so it reads only what a
+player needs of a view (version, status, legal) and sends an element of ``legal`` back as the
+very bytes it received.
 """
 
 from __future__ import annotations
@@ -29,6 +33,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import msgspec
+
+try:
+    from uvloop import run  # the client's own CPU comes out of the same 2 cores as the service's
+except ImportError:  # pragma: no cover (Windows)
+    from asyncio import run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,6 +113,22 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+class Seen(msgspec.Struct):
+    """The part of a view envelope a player acts on; the rest is skipped unread."""
+
+    version: int
+    status: str
+    legal: list[msgspec.Raw]
+
+
+class Answered(msgspec.Struct):
+    version: int
+
+
+seen_view = msgspec.json.Decoder(Seen).decode
+answered = msgspec.json.Decoder(Answered).decode
+
+
 class Stats:
     def __init__(self) -> None:
         self.accepted = 0
@@ -109,6 +136,8 @@ class Stats:
         self.command_s: list[float] = []
         self.own_view_s: list[float] = []
         self.all_views_s: list[float] = []
+        self.move_to_all_s: list[float] = []  # from sending the command (the peer's measure)
+        self.views = 0  # views that arrived on the streams while measuring
         self.matches_done = 0
         self.measuring = False
 
@@ -119,10 +148,11 @@ class Match:
     def __init__(self, port: int, stats: Stats, rng: random.Random) -> None:
         self.port, self.stats, self.rng = port, stats, rng
         self.seen = [0, 0, 0, 0]  # newest version on each seat's stream
-        self.views: list[dict | None] = [None] * 4
+        self.views: list[Seen | None] = [None] * 4
         self.wake = [asyncio.Event() for _ in range(4)]
         self.answered: dict[int, float] = {}  # version -> when its 200 arrived
         self.answering: dict[int, int] = {}  # version -> the seat whose command it answered
+        self.sent: dict[int, float] = {}  # version -> when the command that made it was sent
         self.finished = asyncio.Event()
         self.conns: list[Conn] = []
 
@@ -151,22 +181,25 @@ class Match:
         self.conns.append(conn)
         async for data in conn.events(f"/v1/matches/{self.id}/stream", token):
             now = time.perf_counter()
-            view = json.loads(data)
-            version = view["version"]
+            view = seen_view(data)
+            version = view.version
+            self.stats.views += self.stats.measuring
             for v, at in self.answered.items():
                 if self.seen[seat] < v <= version and self.stats.measuring:
                     if self.answering.get(v) == seat:
                         self.stats.own_view_s.append(now - at)
                     if min([*self.seen[:seat], version, *self.seen[seat + 1 :]]) >= v:
                         self.stats.all_views_s.append(now - at)
+                        self.stats.move_to_all_s.append(now - self.sent[v])
             self.seen[seat] = version
             self.views[seat] = view
             self.wake[seat].set()
-            if view["status"] == "finished":
+            if view.status == "finished":
                 self.finished.set()
             done = [v for v in self.answered if v <= min(self.seen)]
             for v in done:
                 del self.answered[v]
+                self.sent.pop(v, None)
 
     async def play(self, seat: int, token: str) -> None:
         conn = await Conn(self.port).open()
@@ -178,22 +211,23 @@ class Match:
             await self.wake[seat].wait()
             self.wake[seat].clear()
             view = self.views[seat]
-            if view is None or view["version"] <= acted_on or view["version"] < awaiting or not view["legal"]:
+            if view is None or view.version <= acted_on or view.version < awaiting or not view.legal:
                 continue
-            acted_on = view["version"]
-            command = json.dumps(self.rng.choice(view["legal"])).encode()
+            acted_on = view.version
+            command = bytes(self.rng.choice(view.legal))
             started = time.perf_counter()
             status, raw = await conn.request("POST", path, command, token)
             now = time.perf_counter()
             stats = self.stats
             stats.statuses[status] = stats.statuses.get(status, 0) + 1
             if status == 200:
-                version = awaiting = json.loads(raw)["version"]
+                version = awaiting = answered(raw).version
                 if stats.measuring:
                     stats.accepted += 1
                     stats.command_s.append(now - started)
                 self.answered[version] = now
                 self.answering[version] = seat
+                self.sent[version] = started
                 if version <= min(self.seen):
                     self.wake[seat].set()
             else:
@@ -260,7 +294,10 @@ async def measure(port: int, matches: int, seconds: float, warmup: float, pids: 
     stop.set()
     await runner
     clients = min(4 * matches, 256)
+    cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
     floor_rate, floor_latencies = await floor(port, clients, min(seconds, 5))
+    floor_cpu = {name: cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
+    floor_requests = max(1, len(floor_latencies))
     rate = stats.accepted / elapsed
     return {
         "matches": matches,
@@ -272,11 +309,16 @@ async def measure(port: int, matches: int, seconds: float, warmup: float, pids: 
         "own_view_ms_p99": round(pct(stats.own_view_s, 0.99), 2),
         "all_views_ms_p50": round(pct(stats.all_views_s, 0.5), 2),
         "all_views_ms_p99": round(pct(stats.all_views_s, 0.99), 2),
+        "move_to_all_views_ms_p50": round(pct(stats.move_to_all_s, 0.5), 2),
+        "move_to_all_views_ms_p99": round(pct(stats.move_to_all_s, 0.99), 2),
         "matches_finished": stats.matches_done,
+        # coalescing: each stream gets the newest view, so a busy server sends fewer than 4 per command
+        "views_per_command": round(stats.views / max(1, stats.accepted), 2),
         "floor_clients": clients,
         "floor_per_s": round(floor_rate),
         "floor_ms_p99": round(pct(floor_latencies, 0.99), 2),
         "ratio": round(rate / floor_rate, 3) if floor_rate else None,
+        "floor_cpu_us_per_request": {name: round(used / floor_requests * 1e6) for name, used in floor_cpu.items()},
         # CPU per accepted command, by process (us): where the time goes
         "cpu_us_per_command": {name: round(used / max(1, stats.accepted) * 1e6) for name, used in cpu.items()},
         "cpu_share_of_2_cores": round(sum(cpu.values()) / elapsed / 2, 2),
@@ -311,7 +353,7 @@ def main() -> None:
     options = parser.parse_args()
     if options.gateway_port is not None:
         for matches in options.matches:
-            print(json.dumps(asyncio.run(measure(options.gateway_port, matches, options.seconds, options.warmup))))
+            print(json.dumps(run(measure(options.gateway_port, matches, options.seconds, options.warmup))))
         return
     processes: list[subprocess.Popen] = []
     workdir = Path(tempfile.mkdtemp(prefix="tavern-bench-"))
@@ -333,10 +375,10 @@ def main() -> None:
         for index in range(options.workers):
             processes.append(start(["worker"], env, log))
             pids[f"worker{index}"] = processes[-1].pid
-        asyncio.run(wait_healthy(port))
+        run(wait_healthy(port))
         print(json.dumps({"redis": url, "workers": options.workers, "seconds": options.seconds, "log": str(workdir)}))
         for matches in options.matches:
-            print(json.dumps(asyncio.run(measure(port, matches, options.seconds, options.warmup, pids))), flush=True)
+            print(json.dumps(run(measure(port, matches, options.seconds, options.warmup, pids))), flush=True)
     finally:
         for process in reversed(processes):
             process.terminate()
