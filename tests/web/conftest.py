@@ -51,8 +51,10 @@ def server(tmp_path_factory):
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # per module, not per session: Playwright's sync API holds an event loop on the main thread
+    # while it is open, and an async test that xdist runs after it on the same worker would fail
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
