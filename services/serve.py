@@ -8,6 +8,7 @@ import sys
 import uvicorn
 
 from services import logs, settings, worker
+from services.coalescing import CoalescingHttpProtocol
 from services.gateway import create_app
 
 log = logs.get("tavern.serve")
@@ -25,7 +26,10 @@ def run(host: str, port: int, embedded_worker: bool = False) -> int:
             await super().startup(sockets)
             gc.freeze()  # start-up objects out of the collector's way: gen-2 pauses made the p99
 
-    server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on"))
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", access_log=False, lifespan="on", http=CoalescingHttpProtocol
+    )
+    server = Server(config)
     server.run()
     return 0
 
