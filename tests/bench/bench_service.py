@@ -169,12 +169,15 @@ class Match:
         tasks += [asyncio.create_task(self.play(seat, tokens[seat])) for seat in range(4)]
         for task in tasks:
             task.add_done_callback(report)
-        await self.finished.wait()
-        for task in tasks:
-            task.cancel()
-        for conn in self.conns:
-            conn.close()
-        self.stats.matches_done += 1
+        try:
+            await self.finished.wait()
+            self.stats.matches_done += 1
+        finally:  # also when the run stops mid-match: no stream reader outlives the loop
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for conn in self.conns:
+                conn.close()
 
     async def read(self, seat: int, token: str) -> None:
         conn = await Conn(self.port).open()
