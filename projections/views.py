@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Command, Game, Result, Seat
+from domain.kernel import Command, Game, Result, Seat, viewers
 
 SPECTATOR_FIELD = "spectator"
 
@@ -46,8 +46,7 @@ def field(seat: Seat | None) -> str:
 def all_views(game: Game, match_id: str, state: Any, version: int, seats: int) -> dict[str, bytes]:
     """Every seat's envelope and the spectator's, JSON-encoded, by storage field."""
     encode = msgspec.json.encode
-    viewers = [*range(seats), None]
     return {
         field(seat): encode(envelope(game, match_id, state, version, seat, view))
-        for seat, view in zip(viewers, game.all_views(state, seats), strict=True)
+        for seat, view in zip(viewers(seats), game.all_views(state, seats), strict=True)
     }

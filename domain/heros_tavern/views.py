@@ -10,7 +10,7 @@ from domain.heros_tavern import events as ev
 from domain.heros_tavern.content import DECK, Card, Tokens
 from domain.heros_tavern.events import CardPicked, Dealt, ScoreRow, Shuffled
 from domain.heros_tavern.state import DRAFT, PURCHASE, State
-from domain.kernel import Seat
+from domain.kernel import Seat, viewers
 from domain.kernel.redaction import AllowList, to_everyone
 
 
@@ -59,13 +59,17 @@ def seat_view(state: State, seat: Seat) -> SeatView:
 
 
 def view(state: State, seat: Seat | None) -> HtView:
-    return _view(state, seat, tuple(seat_view(state, s) for s in range(state.seats)))
+    return _view(state, seat, _panels(state))
 
 
 def views(state: State) -> list[HtView]:
     """Every seat's view, then the spectator's: the seats' panels are public, built once for all."""
-    panels = tuple(seat_view(state, s) for s in range(state.seats))
-    return [_view(state, seat, panels) for seat in [*range(state.seats), None]]
+    panels = _panels(state)
+    return [_view(state, seat, panels) for seat in viewers(state.seats)]
+
+
+def _panels(state: State) -> tuple[SeatView, ...]:
+    return tuple(seat_view(state, s) for s in range(state.seats))
 
 
 def _view(state: State, seat: Seat | None, panels: tuple[SeatView, ...]) -> HtView:

@@ -80,6 +80,11 @@ class Bot(Protocol):
     def choose(self, view: Any, legal: Sequence[Command], rng: Rng) -> Command: ...
 
 
+def viewers(seats: int) -> list[Seat | None]:
+    """Whom ``Game.all_views`` answers for, in its order: each seat, then the spectator."""
+    return [*range(seats), None]
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     id: str
@@ -112,7 +117,7 @@ class Game:
         conformance harness checks that), built at once where the game knows how."""
         if self.views is not None:
             return self.views(state)
-        return [self.view(state, seat) for seat in [*range(seats), None]]
+        return [self.view(state, seat) for seat in viewers(seats)]
 
     def setup(self, seats: int, options: Mapping[str, Any] | None = None) -> Setup:
         """Check the seat count and options, filling in defaults; refuses with a RulesError."""

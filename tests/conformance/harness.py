@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from domain.bots.random_bot import RandomBot
-from domain.kernel import Command, Game, RulesError, Seat, Setup, Table, bot_turn, fold, play
+from domain.kernel import Command, Game, RulesError, Seat, Setup, Table, bot_turn, fold, play, viewers
 
 MUTANT_TEXT = "zz-no-such-thing"
 MAX_LEGAL_CHECKED = 40  # per seat and version; a larger legal list is sampled
@@ -89,7 +89,7 @@ def check_version(game: Game, table: Table) -> dict[Seat, list[Command]]:
     before = msgspec.json.encode(state)
     legal = {seat: game.legal(state, seat) for seat in range(seats)}
     together = game.all_views(state, seats)
-    for seat, view_of_all in zip([*range(seats), None], together, strict=True):
+    for seat, view_of_all in zip(viewers(seats), together, strict=True):
         hidden = game.hidden(state, seat)
         view = game.view(state, seat)
         assert view_of_all == view, f"views() differs from view() for seat {seat} at v{table.version}"
