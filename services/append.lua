@@ -1,7 +1,11 @@
--- Append the events of one command, atomically and only at the expected version.
+-- Append the events of one command, atomically and only onto the entry they were decided after.
 -- KEYS[1] the match's log stream; KEYS[2] the idempotency key (KEYS[1] again when there is none)
--- ARGV[1] expected version; ARGV[2] the answer to remember under the idempotency key;
--- ARGV[3] its time to live (s); ARGV[4..] pairs of (envelope body, its chained hash).
+-- ARGV[1] expected version; ARGV[2] the hash of the entry at that version (unchecked at 0, or
+-- with nothing to append);
+-- ARGV[3] the answer to remember under the idempotency key; ARGV[4] its time to live (s);
+-- ARGV[5..] pairs of (envelope body, its chained hash).
+-- The hash as well as the version: a gateway may decide a command after one of its own still in
+-- flight; if that one fails and another gateway's entry takes its version, this must fail too.
 -- Returns {'ok', new version} | {'conflict', current version} | {'duplicate', remembered answer}.
 local idem = KEYS[2] ~= KEYS[1]
 if idem then
@@ -12,9 +16,15 @@ local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local version = 0
 if #last > 0 then version = tonumber(string.match(last[1][1], '^(%d+)')) end
 if version ~= tonumber(ARGV[1]) then return {'conflict', version} end
-for i = 4, #ARGV, 2 do
+if version > 0 and #ARGV > 4 then
+  local fields = last[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'h' and fields[i + 1] ~= ARGV[2] then return {'conflict', version} end
+  end
+end
+for i = 5, #ARGV, 2 do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'b', ARGV[i], 'h', ARGV[i + 1])
 end
-if idem then redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3]) end
+if idem then redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4]) end
 return {'ok', version}

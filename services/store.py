@@ -134,7 +134,7 @@ class EventStore:
     ) -> Appended:
         """Run append.lua, in one pipeline with the appends of other commands sent meanwhile."""
         log = keys.log(match_id)
-        args: list[Any] = [expected, answer, self.ttl]
+        args: list[Any] = [expected, records[0].envelope.prev if records else "", answer, self.ttl]
         for record in records:
             args += (record.body, record.hash)
         result = reply(await self._appends(Call(self._append, [log, idempotency or log], args)))

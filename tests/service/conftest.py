@@ -82,8 +82,14 @@ def settings(request) -> Settings:
 
 
 @pytest.fixture
-async def app(settings):
-    application = create_app(settings, embedded_worker=True)
+def embedded_worker() -> bool:
+    """Whether ``app`` runs a worker in a thread; a module may override this fixture."""
+    return True
+
+
+@pytest.fixture
+async def app(settings, embedded_worker):
+    application = create_app(settings, embedded_worker=embedded_worker)
     async with application.router.lifespan_context(application):
         yield application
 

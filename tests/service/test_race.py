@@ -17,7 +17,7 @@ from services.gateway import create_app
 from tests.service.client import bearer, create, seat_token, view, wait_for
 
 pytestmark = pytest.mark.anyio
-COPIES = 4  # each chosen command is sent this many times at once: two with one key, two without
+COPIES = 4  # each chosen command is sent this many times at once
 
 
 async def hammer(gateways: list[httpx.AsyncClient], created: dict, seats: int) -> list[tuple]:
@@ -35,7 +35,9 @@ async def hammer(gateways: list[httpx.AsyncClient], created: dict, seats: int) -
                 continue
             command = rng.choice(seen["legal"])
             for copy in range(COPIES):
-                key = f"r{round_}-s{seat}" if copy < 2 else None
+                # even rounds: two copies with one key, two without (an unkeyed copy, with no
+                # key to look up first, usually wins); odd rounds: all four with one key
+                key = f"r{round_}-s{seat}" if copy < 2 or round_ % 2 else None
                 headers = bearer(seat_token(created, seat)) | ({"Idempotency-Key": key} if key else {})
                 calls.append(gateways[copy % len(gateways)].post(url, json=command, headers=headers))
                 meta.append((seat, key))
