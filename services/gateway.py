@@ -22,8 +22,9 @@ from projections.chain import export_lines
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
-from services import entropy, openapi, tokens, worker
-from services.handling import BadCommand, decode_command
+from services import access, entropy, openapi, worker
+from services.access import ApiError
+from services.command_endpoint import CommandEndpoint, commanded_match, post_command
 from services.matches import Match
 from services.runtime import Runtime
 from services.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
@@ -31,12 +32,6 @@ from services.settings import Settings
 from services.sse import Hub
 
 JSON = "application/json"
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
 
 
 def json_response(value: Any, status: int = 200) -> Response:
@@ -49,17 +44,8 @@ def runtime_of(request: Request) -> Runtime:
 
 async def authorize(request: Request) -> tuple[Match, int | None]:
     """The match and the caller's seat (None for the spectator), or the API's 404/401/403."""
-    runtime = runtime_of(request)
-    match = await runtime.matches.get(request.path_params["match_id"])
-    if match is None:
-        raise ApiError(404, "no_such_match", "no such match")
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, "no_token", "send Authorization: Bearer <seat or spectator token>")
-    holder = match.holder(token.strip())
-    if holder is None:
-        raise ApiError(403, "wrong_token", "this token is not one of this match's")
-    return match, None if holder == tokens.SPECTATOR else int(holder)
+    authorization = request.headers.get("authorization", "")
+    return await access.authorize(runtime_of(request), request.path_params["match_id"], authorization)
 
 
 def game_info(game_id: str) -> GameInfo:
@@ -94,20 +80,6 @@ async def create_match(request: Request) -> Response:
     seats = [SeatToken(seat, token) for seat, token in enumerate(created.seat_tokens)]
     body = MatchCreated(created.match.id, seats, created.spectator_token, created.match.seed_commitment)
     return json_response(body, 201)
-
-
-async def send_command(request: Request) -> Response:
-    match, seat = await authorize(request)
-    runtime = runtime_of(request)
-    if seat is None:
-        raise ApiError(403, "spectator", "a spectator token cannot send commands")
-    try:
-        command, expected = decode_command(match, await request.body())
-    except BadCommand as problem:
-        runtime.metrics.commands.inc("bad_request")
-        raise ApiError(400, "bad_command", str(problem)) from problem
-    answer = await runtime.handler.submit(match, seat, command, expected, request.headers.get("idempotency-key"))
-    return Response(answer.body, status_code=answer.status, media_type=JSON)
 
 
 async def current_view(runtime: Runtime, match: Match, seat: int | None) -> bytes:
@@ -246,7 +218,7 @@ async def api_error(request: Request, problem: Exception) -> Response:
 ROUTES = [
     Route("/v1/games", list_games),
     Route("/v1/matches", create_match, methods=["POST"]),
-    Route("/v1/matches/{match_id}/commands", send_command, methods=["POST"]),
+    Route("/v1/matches/{match_id}/commands", CommandEndpoint(), methods=["POST"]),
     Route("/v1/matches/{match_id}/view", get_view),
     Route("/v1/matches/{match_id}/stream", stream),
     Route("/v1/matches/{match_id}/events", events),
@@ -296,4 +268,15 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    return Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+
+
+class Gateway(Starlette):
+    """Starlette, but a command goes straight to its endpoint (services/command_endpoint.py)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and commanded_match(scope["path"]) is not None:
+            scope["app"] = self
+            await post_command(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)

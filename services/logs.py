@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import structlog
 
@@ -30,4 +33,13 @@ def get(name: str) -> structlog.typing.FilteringBoundLogger:
     return structlog.get_logger(name)
 
 
-bind = structlog.contextvars.bound_contextvars
+@contextlib.contextmanager
+def bind(**values: Any) -> Iterator[None]:
+    """Bind ``values`` to every line logged inside, then restore what was bound before. (structlog's
+    own ``bound_contextvars`` first copies the whole context to save what it overwrites: a third of
+    the cost of a command's logging, on every command; the tokens of the set already restore.)"""
+    tokens = structlog.contextvars.bind_contextvars(**values)
+    try:
+        yield
+    finally:
+        structlog.contextvars.reset_contextvars(**tokens)
