@@ -66,7 +66,7 @@ class Handler:
         self.folds = folds
         self.metrics = metrics
         self.attempts = attempts
-        # .appended(match_id): after an append, make sure the projection will run
+        # .appended(match_id, enqueue): after an append, make sure the projection will run
         self.projection = projection
         # match id -> the fold after the newest command of this process still being appended.
         # The next command is decided after it rather than waiting: simultaneous seats' commands
@@ -132,7 +132,7 @@ class Handler:
             self.metrics.append_seconds.observe(time.perf_counter() - started)
             if appended.outcome == "ok":
                 self.folds.keep(match, after)
-                await self.projection.appended(match.id)
+                await self.projection.appended(match.id, appended.enqueue)
                 return answer
             self._tips.pop(match.id, None)  # those decided after this one fail as well
             if appended.outcome == "duplicate":

@@ -27,7 +27,7 @@ from services.batching import Batched
 from services.bots import Bots
 from services.folds import Folded, Folds
 from services.matches import Match, Matches
-from services.store import Call, EventStore, ViewsAt, reply, run_scripts, script
+from services.store import Call, EventStore, ViewsAt, marking, reply, run_scripts, script
 
 log = logs.get("tavern.projector")
 
@@ -62,13 +62,14 @@ class Projector:
         self.batch = batch
         self._claim = queue.register_script(script("claim.lua"))
         self._release = queue.register_script(script("release.lua"))
-        self._dirty = queue.register_script(script("dirty.lua"))
+        self._dirty = queue.register_script(marking("mark.lua"))
         self._marks = Batched(self._mark_all)
         self._projected: dict[str, int] = {}  # match id -> version this process last wrote
 
     async def mark_dirty(self, match_id: str) -> bool:
         """After an append; True if a drain job must be queued (none is running to see it). The
-        marks of commands answered meanwhile go in one dirty.lua call."""
+        marks of commands answered meanwhile go in one mark.lua call. (Where the projector's keys
+        live on the events' Redis, append.lua marks its match itself.)"""
         return await self._marks(match_id)
 
     async def _mark_all(self, match_ids: list[str]) -> list[bool]:

@@ -32,6 +32,7 @@ class Runtime:
         self.settings = settings
         if settings.embedded:
             self.server = server or fakeredis.FakeServer()
+            same = True
             self.events: Any = fakeredis.FakeAsyncRedis(server=self.server)
             self.queue_async: Any = self.events
             self.queue_sync: Any = fakeredis.FakeRedis(server=self.server)
@@ -49,7 +50,7 @@ class Runtime:
             self.queue_sync = redis.Redis.from_url(queue_url)
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()
-        self.store = EventStore(self.events, settings.idempotency_ttl_s)
+        self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same)
         self.matches = Matches(self.events, self.store)
         self.folds = Folds(self.store)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
@@ -79,9 +80,12 @@ class Runtime:
         if self.queue_async is not self.events:
             await self.queue_async.aclose()
 
-    async def appended(self, match_id: str) -> None:
-        """After an append: the match's views are behind; make sure a drain job will run."""
-        if await self.projector.mark_dirty(match_id):
+    async def appended(self, match_id: str, enqueue: bool | None = None) -> None:
+        """After an append: the match's views are behind; make sure a drain job will run.
+        ``enqueue``: the append marked the match dirty itself, and said whether a job is needed."""
+        if enqueue is None:
+            enqueue = await self.projector.mark_dirty(match_id)
+        if enqueue:
             self._kick.set()
 
     async def _kick_forever(self, enqueue: Any) -> None:

@@ -29,6 +29,11 @@ def script(name: str) -> str:
     return (_HERE / name).read_text()
 
 
+def marking(name: str) -> str:
+    """A script that marks matches dirty: dirty.lua's function first, then the script's own body."""
+    return script("dirty.lua") + script(name)
+
+
 class Record(msgspec.Struct, frozen=True):
     """One stored entry: its body decoded, the body's bytes and its hash."""
 
@@ -42,6 +47,7 @@ class Appended:
     outcome: str  # "ok" | "conflict" | "duplicate"
     version: int = 0
     prior: bytes = b""  # the remembered answer of a duplicate
+    enqueue: bool | None = None  # marked dirty by the append: whether a drain job must be queued
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +128,13 @@ def _records(entries: list[Any]) -> list[Record]:
 
 
 class EventStore:
-    def __init__(self, redis: Any, idempotency_ttl_s: int) -> None:
+    def __init__(self, redis: Any, idempotency_ttl_s: int, marks_dirty: bool = False) -> None:
         self.redis = redis
         self.ttl = idempotency_ttl_s
-        self._append = redis.register_script(script("append.lua"))  # EVALSHA, loaded on first NOSCRIPT
+        # with the projector's keys on this Redis, an append marks its match dirty in the same
+        # call, rather than the command waiting for a second round trip before it is answered
+        self.marks_dirty = marks_dirty
+        self._append = redis.register_script(marking("append.lua"))  # EVALSHA, loaded on first NOSCRIPT
         self._views = redis.register_script(script("views.lua"))
         self._appends = Batched(self.run)
 
@@ -134,13 +143,17 @@ class EventStore:
     ) -> Appended:
         """Run append.lua, in one pipeline with the appends of other commands sent meanwhile."""
         log = keys.log(match_id)
-        args: list[Any] = [expected, records[0].envelope.prev if records else "", answer, self.ttl]
+        names = [log, idempotency or log, *((keys.DIRTY, keys.ACTIVE, keys.WAKE) if self.marks_dirty else ())]
+        after = records[0].envelope.prev if records else ""
+        args: list[Any] = [expected, after, answer, self.ttl, time.time(), match_id]
         for record in records:
             args += (record.body, record.hash)
-        result = reply(await self._appends(Call(self._append, [log, idempotency or log], args)))
+        result = reply(await self._appends(Call(self._append, names, args)))
         outcome, value = result[0].decode(), result[1]
         if outcome == "duplicate":
             return Appended(outcome, prior=value)
+        if outcome == "ok" and self.marks_dirty:
+            return Appended(outcome, int(value), enqueue=bool(result[2]))
         return Appended(outcome, version=int(value))
 
     async def run(self, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
