@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from services.settings import Settings
-from tests.service.conftest import anyio_backend, api, app  # noqa: F401 (fixtures used by name)
+from tests.service.conftest import anyio_backend, api, app, embedded_worker  # noqa: F401 (fixtures used by name)
 
 
 @pytest.fixture
