@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -24,12 +24,14 @@ from projections.upcasting import event_decoder
 from projections.views import all_views, field
 from services import access, entropy, openapi, worker
 from services.access import ApiError
-from services.command_endpoint import CommandEndpoint, commanded_match, post_command
+from services.asgi import Endpoint, match_in
+from services.command_endpoint import post_command
 from services.matches import Match
 from services.runtime import Runtime
 from services.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
 from services.settings import Settings
 from services.sse import Hub
+from services.stream_endpoint import get_stream
 
 JSON = "application/json"
 
@@ -94,17 +96,6 @@ async def current_view(runtime: Runtime, match: Match, seat: int | None) -> byte
 async def get_view(request: Request) -> Response:
     match, seat = await authorize(request)
     return Response(await current_view(runtime_of(request), match, seat), media_type=JSON)
-
-
-async def stream(request: Request) -> Response:
-    match, seat = await authorize(request)
-    try:
-        last_id = int(request.headers.get("last-event-id", "0") or 0)
-    except ValueError as problem:
-        raise ApiError(400, "bad_last_event_id", "Last-Event-ID is a version number") from problem
-    body = request.app.state.hub.stream(match.id, seat, last_id)
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return StreamingResponse(body, media_type="text/event-stream", headers=headers)
 
 
 def int_param(request: Request, name: str, default: int | None) -> int | None:
@@ -218,9 +209,9 @@ async def api_error(request: Request, problem: Exception) -> Response:
 ROUTES = [
     Route("/v1/games", list_games),
     Route("/v1/matches", create_match, methods=["POST"]),
-    Route("/v1/matches/{match_id}/commands", CommandEndpoint(), methods=["POST"]),
+    Route("/v1/matches/{match_id}/commands", Endpoint(post_command), methods=["POST"]),
     Route("/v1/matches/{match_id}/view", get_view),
-    Route("/v1/matches/{match_id}/stream", stream),
+    Route("/v1/matches/{match_id}/stream", Endpoint(get_stream), methods=["GET"]),
     Route("/v1/matches/{match_id}/events", events),
     Route("/v1/matches/{match_id}/replay", replay),
     Route("/v1/matches/{match_id}/export", export),
@@ -272,11 +263,15 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
 
 
 class Gateway(Starlette):
-    """Starlette, but a command goes straight to its endpoint (services/command_endpoint.py)."""
+    """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py)."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST" and commanded_match(scope["path"]) is not None:
-            scope["app"] = self
-            await post_command(scope, receive, send)
-        else:
-            await super().__call__(scope, receive, send)
+        if scope["type"] == "http":
+            path, method = scope["path"], scope["method"]
+            if method == "POST" and match_in(path, "commands") is not None:
+                scope["app"] = self
+                return await post_command(scope, receive, send)
+            if method == "GET" and match_in(path, "stream") is not None:
+                scope["app"] = self
+                return await get_stream(scope, receive, send)
+        await super().__call__(scope, receive, send)

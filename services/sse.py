@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -18,6 +18,11 @@ from services.metrics import Metrics
 
 log = logs.get("tavern.sse")
 KEEPALIVE_S = 15.0
+HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+]
 
 
 class Versioned(msgspec.Struct):
@@ -30,7 +35,7 @@ _version = msgspec.json.Decoder(Versioned)
 class Listener:
     """One open stream: the newest view offered to it, and a wake-up."""
 
-    __slots__ = ("latest", "ping", "quiet", "raw", "seat", "wake")
+    __slots__ = ("gone", "latest", "ping", "quiet", "raw", "seat", "wake")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
@@ -39,6 +44,7 @@ class Listener:
         self.wake = asyncio.Event()
         self.quiet = False  # nothing sent since the hub's last keepalive tick
         self.ping = False  # send a keepalive comment
+        self.gone = False  # the client went away
 
     def offer(self, raw: bytes, version: int | None = None) -> None:
         version = _version.decode(raw).version if version is None else version
@@ -145,13 +151,16 @@ class Hub:
         finally:
             self._fetching.discard(match_id)
 
-    async def stream(self, match_id: str, seat: int | None, last_id: int) -> AsyncIterator[bytes]:
-        """The SSE body: the current view if newer than ``last_id``, then each newer one."""
+    async def serve(self, match_id: str, seat: int | None, last_id: int, receive: Any, send: Any) -> None:
+        """The SSE answer (bare ASGI): the current view if newer than ``last_id``, then each newer
+        one, until the client goes away."""
         listener = Listener(seat)
         listener.latest = last_id
         self.listeners[match_id].add(listener)  # before the first read: no notice falls between
         self.metrics.open_streams += 1
+        watcher = asyncio.create_task(_until_gone(receive, listener))
         try:
+            await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
             current = await self.current(match_id, seat)
             if current is not None:
                 listener.offer(current)
@@ -159,15 +168,27 @@ class Hub:
             while True:
                 await listener.wake.wait()
                 listener.wake.clear()
+                if listener.gone:
+                    return
                 if listener.latest > sent:
                     sent = listener.latest
                     listener.quiet = listener.ping = False
-                    yield b"event: view\nid: %d\ndata: %s\n\n" % (sent, listener.raw)
+                    frame = b"event: view\nid: %d\ndata: %s\n\n" % (sent, listener.raw)
+                    await send({"type": "http.response.body", "body": frame, "more_body": True})
                 elif listener.ping:
                     listener.ping = False
-                    yield b": keepalive\n\n"
+                    await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
         finally:
+            watcher.cancel()
             self.metrics.open_streams -= 1
             self.listeners[match_id].discard(listener)
             if not self.listeners[match_id]:
                 del self.listeners[match_id]
+
+
+async def _until_gone(receive: Any, listener: Listener) -> None:
+    """Wake the stream once its client has gone (the server only says so on ``receive``)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    listener.gone = True
+    listener.wake.set()

@@ -20,6 +20,7 @@ from domain.games import game_ids, get_game
 from domain.kernel import Game
 from projections.upcasting import event_decoder
 from tests.service.client import bearer
+from tests.service.probe import Probe
 
 pytestmark = pytest.mark.anyio
 MATCHES = 5
@@ -111,11 +112,11 @@ class Walk:
 
     async def sse(self, seat: int) -> None:
         """The first message of the seat's SSE body (the current view), as the gateway streams it."""
-        body = self.app.state.hub.stream(self.created["match_id"], seat, 0)
+        probe = Probe(self.app.state.hub, self.created["match_id"], seat, 0)
         try:
-            chunk = await asyncio.wait_for(anext(body), 5)
+            chunk = await probe.chunk()
         finally:
-            await body.aclose()
+            await probe.close()
         version = int(chunk.split(b"\nid: ")[1].split(b"\n")[0])
         self.check("sse", seat, version, chunk)
 

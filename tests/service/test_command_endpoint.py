@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from services.command_endpoint import commanded_match
+from services import command_endpoint
+from services.asgi import match_in
 from tests.service.client import bearer, create, seat_token, view
 
 pytestmark = pytest.mark.anyio
@@ -20,10 +21,12 @@ pytestmark = pytest.mark.anyio
         ("/v1/matches/a/b/commands", None),
         ("/v1/matches/abc/view", None),
         ("/v2/matches/abc/commands", None),
+        ("/v1/matches/commands", None),
+        ("/v1/matches/abcommands", None),
     ],
 )
 def test_only_a_commands_path_names_a_match(path, match_id):
-    assert commanded_match(path) == match_id
+    assert match_in(path, "commands") == match_id
 
 
 async def test_only_a_post_on_commands_is_a_command(api):
@@ -50,7 +53,15 @@ async def test_a_body_in_several_chunks_is_read_whole(api):
     assert answer.status_code == 200, answer.text
 
 
-async def test_a_failure_inside_is_a_500_with_an_error_body_and_a_log_line(api, app, monkeypatch, capsys):
+class Recorder:
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, dict]] = []
+
+    def exception(self, event: str, **fields) -> None:
+        self.lines.append((event, fields))
+
+
+async def test_a_failure_inside_is_a_500_with_an_error_body_and_a_log_line(api, app, monkeypatch):
     created = await create(api)
     seen = await view(api, created, seat_token(created, 0))
 
@@ -58,10 +69,11 @@ async def test_a_failure_inside_is_a_500_with_an_error_body_and_a_log_line(api, 
         raise RuntimeError("the store is on fire")
 
     monkeypatch.setattr(app.state.runtime.handler, "submit", broken)
+    log = Recorder()
+    monkeypatch.setattr(command_endpoint, "log", log)
     answer = await api.post(
         f"/v1/matches/{created['match_id']}/commands", json=seen["legal"][0], headers=bearer(seat_token(created, 0))
     )
     assert answer.status_code == 500
     assert answer.json()["error"]["code"] == "internal"
-    logged = capsys.readouterr()
-    assert "command_failed" in logged.out + logged.err and created["match_id"] in logged.out + logged.err
+    assert log.lines == [("command_failed", {"match_id": created["match_id"]})]

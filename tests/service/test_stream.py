@@ -13,6 +13,7 @@ from services.metrics import Metrics
 from services.settings import Settings
 from services.sse import Hub
 from tests.service.client import bearer, create, seat_token, send, view, wait_for
+from tests.service.probe import Probe
 
 pytestmark = pytest.mark.anyio
 
@@ -91,11 +92,11 @@ async def test_a_stream_opened_before_any_projection_starts_with_the_current_vie
         runtime = app.state.runtime
         created = await runtime.matches.create("heros-tavern", 4, {}, [], None, False)
         assert await runtime.store.view(created.match.id, "s:2") is None
-        body = app.state.hub.stream(created.match.id, 2, 0)
+        probe = Probe(app.state.hub, created.match.id, 2, 0)
         try:
-            chunk = await asyncio.wait_for(anext(body), 5)
+            chunk = await probe.chunk()
         finally:
-            await body.aclose()
+            await probe.close()
         version = (await runtime.folds.load(created.match)).version
         assert chunk.startswith(b"event: view\nid: %d\ndata: " % version) and version > 0
         assert json.loads(chunk.split(b"data: ", 1)[1])["seat"] == 2
@@ -106,10 +107,12 @@ async def test_a_quiet_stream_gets_a_keepalive_comment_and_a_closed_one_is_forgo
     hub = Hub(redis, nothing_stored, Metrics(), keepalive_s=0.05)
     await hub.start()
     try:
-        body = hub.stream("quiet", 0, 0)
-        assert await asyncio.wait_for(anext(body), 5) == b": keepalive\n\n"
+        probe = Probe(hub, "quiet", 0, 0)
+        headers = dict((await probe.start())["headers"])
+        assert headers[b"content-type"].startswith(b"text/event-stream")
+        assert await probe.chunk() == b": keepalive\n\n"
         assert len(hub.listeners["quiet"]) == 1
-        await body.aclose()
+        await probe.close()
         assert "quiet" not in hub.listeners and hub.metrics.open_streams == 0
     finally:
         await hub.stop()
