@@ -2,14 +2,15 @@
 
     python tests/bench/bench_service.py --matches 10 50 200 --seconds 10
 
-Starts a redis-server on a free port (or uses --redis-url), one `tavern serve` and --workers
-`tavern worker` processes, then drives N concurrent 4-seat Hero's Tavern matches from this
-process: every seat is a client that never pauses, with its SSE stream open; as soon as its
-stream shows a view with legal commands newer than its last answer, it sends one of them. A match
-that ends is replaced by a new one. It reports accepted commands/s, p50/p99 command latency,
-p50/p99 from a command's 200 to the new view on the seat's own stream and on all 4 streams, and
-p50/p99 from sending a command to its version on all 4 streams (the peer's "move to its state at
-all 4 clients").
+Starts a redis-server on a free port (or uses --redis-url), --gateways `tavern serve` processes
+(one by default; with more, each match's requests go to one of them chosen by its id, as a
+balancer hashing the path's match id would) and --workers `tavern worker` processes, then drives
+N concurrent 4-seat Hero's Tavern matches from this process: every seat is a client that never
+pauses, with its SSE stream open; as soon as its stream shows a view with legal commands newer
+than its last answer, it sends one of them. A match that ends is replaced by a new one. It
+reports accepted commands/s, p50/p99 command latency, p50/p99 from a command's 200 to the new
+view on the seat's own stream and on all 4 streams, and p50/p99 from sending a command to its
+version on all 4 streams (the peer's "move to its state at all 4 clients").
 In the same run it drives the bare endpoint (POST /bench/floor: decode a msgspec command, one
 XADD) with as many concurrent clients; the ratio of the two rates is the figure.
 
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 import msgspec
@@ -145,8 +147,9 @@ class Stats:
 class Match:
     """One match: 4 seats, each a reader of its stream and a player."""
 
-    def __init__(self, port: int, stats: Stats, rng: random.Random) -> None:
-        self.port, self.stats, self.rng = port, stats, rng
+    def __init__(self, ports: list[int], stats: Stats, rng: random.Random) -> None:
+        self.ports, self.stats, self.rng = ports, stats, rng
+        self.port = ports[0]
         self.seen = [0, 0, 0, 0]  # newest version on each seat's stream
         self.views: list[Seen | None] = [None] * 4
         self.wake = [asyncio.Event() for _ in range(4)]
@@ -164,6 +167,9 @@ class Match:
         assert status == 201, raw
         created = json.loads(raw)
         self.id = created["match_id"]
+        # with several gateways, a match's requests all go to one, chosen by its id (as a balancer
+        # hashing the path's match id would): its fold cache and command chains stay in one place
+        self.port = self.ports[zlib.crc32(self.id.encode()) % len(self.ports)]
         tokens = [seat["token"] for seat in created["seats"]]
         tasks = [asyncio.create_task(self.read(seat, tokens[seat])) for seat in range(4)]
         tasks += [asyncio.create_task(self.play(seat, tokens[seat])) for seat in range(4)]
@@ -242,10 +248,10 @@ def report(task: asyncio.Task) -> None:
         print("client task failed:", repr(task.exception()), file=sys.stderr)
 
 
-async def keep_matches(port: int, count: int, stats: Stats, stop: asyncio.Event, rng: random.Random) -> None:
+async def keep_matches(ports: list[int], count: int, stats: Stats, stop: asyncio.Event, rng: random.Random) -> None:
     async def slot() -> None:
         while not stop.is_set():
-            await Match(port, stats, random.Random(rng.random())).run()
+            await Match(ports, stats, random.Random(rng.random())).run()
 
     tasks = [asyncio.create_task(slot()) for _ in range(count)]
     for task in tasks:
@@ -256,12 +262,12 @@ async def keep_matches(port: int, count: int, stats: Stats, stop: asyncio.Event,
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def floor(port: int, clients: int, seconds: float) -> tuple[float, list[float]]:
+async def floor(ports: list[int], clients: int, seconds: float) -> tuple[float, list[float]]:
     latencies: list[float] = []
     stop = time.perf_counter() + seconds
     body = b'{"type": "PickCard", "card": "ht-food-01", "expected_version": 3}'
 
-    async def client() -> None:
+    async def client(port: int) -> None:
         conn = await Conn(port).open()
         while time.perf_counter() < stop:
             started = time.perf_counter()
@@ -271,7 +277,7 @@ async def floor(port: int, clients: int, seconds: float) -> tuple[float, list[fl
         conn.close()
 
     began = time.perf_counter()
-    await asyncio.gather(*(client() for _ in range(clients)))
+    await asyncio.gather(*(client(ports[index % len(ports)]) for index in range(clients)))
     return len(latencies) / (time.perf_counter() - began), latencies
 
 
@@ -281,11 +287,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure(port: int, matches: int, seconds: float, warmup: float, pids: dict[str, int] | None = None) -> dict:
+async def measure(
+    ports: list[int], matches: int, seconds: float, warmup: float, pids: dict[str, int] | None = None
+) -> dict:
     pids = {**(pids or {}), "client": os.getpid()}
     stats = Stats()
     stop = asyncio.Event()
-    runner = asyncio.create_task(keep_matches(port, matches, stats, stop, random.Random(matches)))
+    runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches)))
     await asyncio.sleep(warmup)
     stats.measuring = True
     began = time.perf_counter()
@@ -298,7 +306,7 @@ async def measure(port: int, matches: int, seconds: float, warmup: float, pids: 
     await runner
     clients = min(4 * matches, 256)
     cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
-    floor_rate, floor_latencies = await floor(port, clients, min(seconds, 5))
+    floor_rate, floor_latencies = await floor(ports, clients, min(seconds, 5))
     floor_cpu = {name: cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
     floor_requests = max(1, len(floor_latencies))
     rate = stats.accepted / elapsed
@@ -352,7 +360,10 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--redis-url", default=None, help="default: a redis-server started here")
-    parser.add_argument("--gateway-port", type=int, default=None, help="use a running gateway (TAVERN_BENCH=1)")
+    parser.add_argument("--gateways", type=int, default=1, help="`tavern serve` processes, matches spread by id")
+    parser.add_argument(
+        "--gateway-port", type=int, nargs="+", default=None, help="use running gateways (TAVERN_BENCH=1)"
+    )
     options = parser.parse_args()
     if options.gateway_port is not None:
         for matches in options.matches:
@@ -371,17 +382,20 @@ def main() -> None:
             url = f"redis://127.0.0.1:{redis_port}/0"
             time.sleep(0.3)
         env = dict(os.environ, REDIS_URL=url, TAVERN_BENCH="1", LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
-        port = free_port()
+        ports = [free_port() for _ in range(options.gateways)]
         pids = {"redis": processes[0].pid} if options.redis_url is None else {}
-        processes.append(start(["serve", "--port", str(port)], env, log))
-        pids["gateway"] = processes[-1].pid
+        for index, port in enumerate(ports):
+            processes.append(start(["serve", "--port", str(port)], env, log))
+            pids["gateway" if len(ports) == 1 else f"gateway{index}"] = processes[-1].pid
         for index in range(options.workers):
             processes.append(start(["worker"], env, log))
             pids[f"worker{index}"] = processes[-1].pid
-        run(wait_healthy(port))
-        print(json.dumps({"redis": url, "workers": options.workers, "seconds": options.seconds, "log": str(workdir)}))
+        for port in ports:
+            run(wait_healthy(port))
+        setup = {"redis": url, "gateways": len(ports), "workers": options.workers, "seconds": options.seconds}
+        print(json.dumps(setup | {"log": str(workdir)}))
         for matches in options.matches:
-            print(json.dumps(run(measure(port, matches, options.seconds, options.warmup, pids))), flush=True)
+            print(json.dumps(run(measure(ports, matches, options.seconds, options.warmup, pids))), flush=True)
     finally:
         for process in reversed(processes):
             process.terminate()
