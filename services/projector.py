@@ -103,10 +103,12 @@ class Projector:
                     helper = backlog and await self.queue.zcard(keys.ACTIVE) < self.parallel
                     return Drained(again=True, helper=helper)
                 # Under load, wait out the tick before the next claim: the commands that arrive
-                # meanwhile (a draft's four picks, say) share one projection and one view per
-                # stream, instead of a projection and four views each. When idle, a command is
-                # projected at once (the first claim after the wake-up does not wait).
-                await asyncio.sleep(self.tick_s - (time.monotonic() - step))
+                # meanwhile share one projection and one view per stream. The tick grows with the
+                # load (the share of a full batch this step claimed): few busy matches are
+                # projected almost at once, their latency being the cycle of every player; many
+                # wait up to the whole tick, where the CPU saved matters more. When idle, a
+                # command is projected at once (the first claim after the wake-up does not wait).
+                await asyncio.sleep(self.tick(len(claimed)) - (time.monotonic() - step))
                 continue
             now = time.monotonic()
             idle_since = idle_since or now
@@ -114,6 +116,10 @@ class Projector:
                 await self.queue.blpop([keys.WAKE], timeout=linger_s)  # dirty.lua wakes us
             elif not await self._release(keys=[keys.DIRTY, keys.ACTIVE], args=[token]):
                 return Drained(again=False, helper=False)
+
+    def tick(self, claimed: int) -> float:
+        """The pause between drain steps after one that claimed ``claimed`` matches."""
+        return self.tick_s * min(1.0, claimed / self.batch)
 
     async def project(self, match_ids: list[str]) -> None:
         """Fold the claimed matches and write the views of those that moved, all in two round
