@@ -12,7 +12,9 @@ reports accepted commands/s, p50/p99 command latency, p50/p99 from a command's 2
 view on the seat's own stream and on all 4 streams, and p50/p99 from sending a command to its
 version on all 4 streams (the peer's "move to its state at all 4 clients").
 In the same run it drives the bare endpoint (POST /bench/floor: decode a msgspec command, one
-XADD) with as many concurrent clients; the ratio of the two rates is the figure.
+XADD) with as many concurrent clients; the ratio of the two rates is the figure. With --peer it
+then measures the peer the same way, after ours, on the same cores (tests/bench/peer/: a
+boardgame.io 0.50.2 server and its bot clients, which npm installs into the run's directory).
 
 The client is a small HTTP/1.1 keep-alive client on asyncio streams (httpx would spend more CPU
 than the server on these 2 cores). It shares the cores with the service, so it reads only what a
@@ -349,6 +351,54 @@ async def wait_healthy(port: int) -> None:
     sys.exit("the gateway did not start")
 
 
+def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path) -> None:
+    """The peer on the same machine in the same run: a boardgame.io 0.50.2 server (one Node
+    process, socket.io, in-memory storage) and a Node process of bot clients that never pause,
+    on a 4-seat simultaneous card draft (tests/bench/peer/). Needs node and npm."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        print(json.dumps({"peer": "not run: node and npm are needed"}))
+        return
+    peer = workdir / "peer"
+    shutil.copytree(ROOT / "tests" / "bench" / "peer", peer)
+    subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund"], cwd=peer, check=True)
+    for matches in counts:
+        port = free_pair()
+        with open(workdir / "peer.log", "ab") as log:
+            server = subprocess.Popen([node, "server.js"], cwd=peer, env=dict(os.environ, PORT=str(port)), stdout=log)
+        try:
+            run(wait_listening(port))
+            args = [node, "bench.js", str(port), str(matches), str(seconds), str(warmup), str(server.pid)]
+            line = subprocess.run(args, cwd=peer, capture_output=True, text=True, check=True).stdout
+            print(line.strip(), flush=True)
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+def free_pair() -> int:
+    """A free port whose next one is free too (the peer's lobby API listens there)."""
+    while True:
+        port = free_port()
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port + 1))
+                return port
+            except OSError:
+                continue
+
+
+async def wait_listening(port: int) -> None:
+    for _ in range(600):
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port + 1)
+            writer.close()
+            return
+        except OSError:
+            await asyncio.sleep(0.05)
+    sys.exit("the peer did not start")
+
+
 def start(args: list[str], env: dict[str, str], log) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "services.cli", *args], cwd=ROOT, env=env, stdout=log, stderr=log)
 
@@ -361,6 +411,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--redis-url", default=None, help="default: a redis-server started here")
     parser.add_argument("--gateways", type=int, default=1, help="`tavern serve` processes, matches spread by id")
+    parser.add_argument("--peer", action="store_true", help="then measure the peer the same way (node, npm)")
     parser.add_argument(
         "--gateway-port", type=int, nargs="+", default=None, help="use running gateways (TAVERN_BENCH=1)"
     )
@@ -401,6 +452,8 @@ def main() -> None:
             process.terminate()
         for process in processes:
             process.wait(10)
+    if options.peer:
+        run_peer(options.matches, options.seconds, options.warmup, workdir)
 
 
 if __name__ == "__main__":
