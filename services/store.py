@@ -18,7 +18,7 @@ import msgspec
 from redis.exceptions import NoScriptError
 
 from projections.chain import LEGACY_GENESIS, Cause, Envelope
-from services import keys
+from services import keys, resp
 from services.batching import Batched
 
 GENESIS = LEGACY_GENESIS  # the "previous hash" of version 1 in a log without a charter
@@ -86,22 +86,19 @@ def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | No
 
 
 async def run_scripts(redis: Any, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
-    """Run registered scripts by EVALSHA in one pipeline (redis-py's own pipeline would first ask
-    SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last. An error is answered
+    """Run registered scripts by EVALSHA in one write (services/resp.py; redis-py's script objects
+    would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last. An error is answered
     in its call's place, for its caller alone. A script Redis does not know yet is loaded and only
     its calls are sent again: the others have run, and an append run twice would be a command
     decided twice."""
     answers: list[Any] = [None] * len(calls)
     todo = list(range(len(calls)))
     for attempt in (1, 2):
-        async with redis.pipeline(transaction=False) as pipe:
-            for index in todo:
-                call = calls[index]
-                pipe.evalsha(call.script.sha, len(call.keys), *call.keys, *call.args)
-            if then:
-                pipe.execute_command(*then)
-                then = ()
-            replies = await pipe.execute(raise_on_error=False)
+        commands = [["EVALSHA", calls[i].script.sha, len(calls[i].keys), *calls[i].keys, *calls[i].args] for i in todo]
+        if then:
+            commands.append(list(then))
+            then = ()
+        replies = await resp.exchange(redis, commands)
         missing = []
         for index, reply in zip(todo, replies, strict=False):
             if isinstance(reply, NoScriptError) and attempt == 1:
