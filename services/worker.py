@@ -11,14 +11,13 @@ loop (its connections and caches live across jobs); the RQ job function only han
 from __future__ import annotations
 
 import asyncio
-import gc
 import threading
 from typing import Any
 
 from rq import SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
-from services import logs
+from services import collector, logs
 from services.runtime import Runtime
 from services.settings import Settings
 
@@ -97,7 +96,7 @@ def run(settings: Settings) -> int:
     threading.Thread(target=serve_loop, daemon=True).start()
     ready.wait()
     install(runtime)
-    gc.freeze()  # long-lived objects out of the collector's way: gen-2 pauses dominated the p99
+    collector.settle()
     log.info("worker_started", queue=settings.queue_name)
     SimpleWorker([runtime.rq], connection=runtime.queue_sync).work(with_scheduler=False, logging_level="WARNING")
     return 0
