@@ -1,6 +1,7 @@
 """Bare ASGI for the two endpoints every move goes through (POST commands, GET stream): the
-gateway hands them their requests before Starlette's middleware and router, whose layers cost
-more per request than deciding the command. Starlette still routes their paths, for its 405s."""
+gateway hands them their requests, with ``path_params`` set as Starlette's router would, before
+Starlette's middleware and router, whose layers cost more per request than deciding the command.
+Starlette's route table still lists them (and takes what the gateway does not, such as a HEAD)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """Group commit: calls made by concurrent coroutines of one event loop, sent together.
 
 While one batch is in flight, the calls that arrive wait and leave together in the next one. A
-busy gateway thus pays one Redis round trip (and one pass through redis-py's pipeline machinery,
-which cost more than the rules themselves) for many commands, and an idle one pays nothing extra:
-the first call leaves on the next turn of the loop.
+busy gateway thus pays one Redis round trip (and one write, services/resp.py) for many commands,
+and an idle one pays nothing extra: the first call leaves on the next turn of the loop.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from services.runtime import Runtime
 from services.schemas import error
 
 log = logs.get("tavern.gateway")
-LEAF = "commands"
+LEAF = "commands"  # the path's last segment
 
 
 async def post_command(scope: asgi.Scope, receive: Any, send: Any) -> None:
@@ -22,13 +22,13 @@ async def post_command(scope: asgi.Scope, receive: Any, send: Any) -> None:
         await asgi.refuse(send, problem)
         return
     except Exception:
-        log.exception("command_failed", match_id=asgi.match_in(scope["path"], LEAF))
+        log.exception("command_failed", match_id=scope["path_params"]["match_id"])
         status, body = 500, error("internal", "the server failed; the command may or may not have been taken")
     await asgi.answer(send, status, body)
 
 
 async def _answer(runtime: Runtime, scope: asgi.Scope, receive: Any) -> tuple[int, bytes]:
-    match_id = asgi.match_in(scope["path"], LEAF) or ""
+    match_id = scope["path_params"]["match_id"]
     match, seat = await authorize(runtime, match_id, asgi.header(scope, b"authorization") or "")
     if seat is None:
         raise ApiError(403, "spectator", "a spectator token cannot send commands")

@@ -25,12 +25,14 @@ from projections.views import all_views, field
 from services import access, entropy, openapi, worker
 from services.access import ApiError
 from services.asgi import Endpoint, match_in
+from services.command_endpoint import LEAF as COMMANDS
 from services.command_endpoint import post_command
 from services.matches import Match
 from services.runtime import Runtime
 from services.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
 from services.settings import Settings
 from services.sse import Hub
+from services.stream_endpoint import LEAF as STREAM
 from services.stream_endpoint import get_stream
 
 JSON = "application/json"
@@ -262,16 +264,18 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
     return Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
 
 
+BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}
+
+
 class Gateway(Starlette):
-    """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py)."""
+    """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py),
+    with the scope Starlette's router would have given them."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            path, method = scope["path"], scope["method"]
-            if method == "POST" and match_in(path, "commands") is not None:
-                scope["app"] = self
-                return await post_command(scope, receive, send)
-            if method == "GET" and match_in(path, "stream") is not None:
-                scope["app"] = self
-                return await get_stream(scope, receive, send)
+            leaf = scope["path"].rpartition("/")[2]
+            handle = BARE.get((scope["method"], leaf))
+            if handle is not None and (match_id := match_in(scope["path"], leaf)) is not None:
+                scope["app"], scope["path_params"] = self, {"match_id": match_id}
+                return await handle(scope, receive, send)
         await super().__call__(scope, receive, send)

@@ -87,8 +87,8 @@ def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | No
 
 async def run_scripts(redis: Any, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
     """Run registered scripts by EVALSHA in one write (services/resp.py; redis-py's script objects
-    would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last. An error is answered
-    in its call's place, for its caller alone. A script Redis does not know yet is loaded and only
+    would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last. An
+    error is answered in its call's place, for its caller alone. A script Redis does not know yet is loaded and only
     its calls are sent again: the others have run, and an append run twice would be a command
     decided twice."""
     answers: list[Any] = [None] * len(calls)
@@ -138,7 +138,7 @@ class EventStore:
     async def append(
         self, match_id: str, expected: int, records: list[Record], idempotency: str | None, answer: bytes
     ) -> Appended:
-        """Run append.lua, in one pipeline with the appends of other commands sent meanwhile."""
+        """Run append.lua, in one write with the appends of other commands sent meanwhile."""
         log = keys.log(match_id)
         names = [log, idempotency or log, *((keys.DIRTY, keys.ACTIVE, keys.WAKE) if self.marks_dirty else ())]
         after = records[0].envelope.prev if records else ""
@@ -154,7 +154,7 @@ class EventStore:
         return Appended(outcome, version=int(value))
 
     async def run(self, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
-        """The scripts' answers (or errors), sent in one pipeline; ``then``, a plain command, last."""
+        """The scripts' answers (or errors), sent in one write; ``then``, a plain command, last."""
         return await run_scripts(self.redis, calls, then)
 
     async def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Record]:

@@ -8,13 +8,13 @@ from typing import Any
 from services import asgi
 from services.access import ApiError, authorize
 
-LEAF = "stream"
+LEAF = "stream"  # the path's last segment
 
 
 async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
     app = scope["app"]
     try:
-        match_id = asgi.match_in(scope["path"], LEAF) or ""
+        match_id = scope["path_params"]["match_id"]
         match, seat = await authorize(app.state.runtime, match_id, asgi.header(scope, b"authorization") or "")
         try:
             last_id = int(asgi.header(scope, b"last-event-id") or 0)
