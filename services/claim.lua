@@ -1,9 +1,12 @@
 -- Claim up to ARGV[3] dirty matches for projection, each under a lease; expired leases (a worker
 -- that died mid-projection) go back to the dirty set first, so nothing is lost. The job's own
--- slot in the active zset is renewed.
+-- slot in the active zset is renewed. The matches the job projected in its last step are let go
+-- first (in this call rather than a round trip of their own).
 -- KEYS[1] the dirty set; KEYS[2] the claimed zset (match id -> lease deadline);
 -- KEYS[3] the active zset (job token -> lease deadline)
--- ARGV[1] now (unix s); ARGV[2] lease (s); ARGV[3] how many; ARGV[4] the job's token.
+-- ARGV[1] now (unix s); ARGV[2] lease (s); ARGV[3] how many; ARGV[4] the job's token;
+-- ARGV[5..] the match ids projected since the last claim.
+if #ARGV > 4 then redis.call('ZREM', KEYS[2], unpack(ARGV, 5)) end
 local now = tonumber(ARGV[1])
 local deadline = now + tonumber(ARGV[2])
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do

@@ -88,20 +88,22 @@ class Projector:
         deadline = time.monotonic() + budget_s
         idle_since: float | None = None
         backlog = False
+        projected: list[str] = []  # claimed and done with: the next claim lets them go
         while True:
             step = time.monotonic()
-            args = [time.time(), self.lease_s, self.batch, token]
+            args = [time.time(), self.lease_s, self.batch, token, *projected]
             claimed = await self._claim(keys=[keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args=args)
+            projected = []
             if claimed:
                 idle_since = None
                 backlog = backlog or len(claimed) == self.batch
-                ids = [raw.decode() for raw in claimed]
-                await self.project(ids)
-                await self.queue.zrem(keys.CLAIMED, *ids)
+                projected = [raw.decode() for raw in claimed]
+                await self.project(projected)
                 if time.monotonic() > deadline:
-                    await self.queue.zrem(keys.ACTIVE, token)
-                    helper = backlog and await self.queue.zcard(keys.ACTIVE) < self.parallel
-                    return Drained(again=True, helper=helper)
+                    async with self.queue.pipeline(transaction=False) as pipe:
+                        pipe.zrem(keys.CLAIMED, *projected).zrem(keys.ACTIVE, token).zcard(keys.ACTIVE)
+                        *_, running = await pipe.execute()
+                    return Drained(again=True, helper=backlog and running < self.parallel)
                 # Under load, wait out the tick before the next claim: the commands that arrive
                 # meanwhile share one projection and one view per stream. The tick grows with the
                 # load (the share of a full batch this step claimed): few busy matches are

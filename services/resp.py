@@ -5,14 +5,15 @@ per-argument encoding, per-reply callbacks); the projector and every batch of ap
 nothing but EVALSHA and one plain command, so they pack their own (RESP, bulk strings) and take
 each reply as it comes: an error reply stands in its command's place. Nothing is retried, by
 design and not by a client setting: a command whose reply was lost may have run, and an append
-run again would answer "conflict" and have its command decided and appended a second time.
+run again would answer "conflict" and have its command decided and appended a second time. Reads
+(the projector's and the handler's XRANGE), which may run twice, are tried once more.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from redis.exceptions import ResponseError
+from redis.exceptions import ConnectionError, ResponseError, TimeoutError
 
 
 def pack(command: list[Any]) -> bytes:
@@ -23,8 +24,18 @@ def pack(command: list[Any]) -> bytes:
     return b"".join(parts)
 
 
-async def exchange(redis: Any, commands: list[list[Any]]) -> list[Any]:
-    """The replies of ``commands`` (an error reply as its exception), in order."""
+async def exchange(redis: Any, commands: list[list[Any]], reads: bool = False) -> list[Any]:
+    """The replies of ``commands`` (an error reply as its exception), in order. ``reads``: the
+    commands only read, so a connection lost on the way is tried once more, on a new one."""
+    try:
+        return await _exchange(redis, commands)
+    except (ConnectionError, TimeoutError):
+        if not reads:
+            raise
+        return await _exchange(redis, commands)
+
+
+async def _exchange(redis: Any, commands: list[list[Any]]) -> list[Any]:
     pool = redis.connection_pool
     connection = await pool.get_connection()
     try:

@@ -121,7 +121,12 @@ def reply(answer: Any) -> Any:
 
 
 def _records(entries: list[Any]) -> list[Record]:
-    return [Record(_decoder.decode(fields[b"b"]), fields[b"b"], fields[b"h"].decode()) for _, fields in entries]
+    """The records of an XRANGE reply as Redis sends it: [id, [field, value, ...]] per entry."""
+    records = []
+    for _, flat in entries:
+        fields = dict(zip(flat[::2], flat[1::2], strict=True))
+        records.append(Record(_decoder.decode(fields[b"b"]), fields[b"b"], fields[b"h"].decode()))
+    return records
 
 
 class EventStore:
@@ -160,15 +165,15 @@ class EventStore:
     async def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
         """The entries with ``after < version <= upto`` (to the end without ``upto``)."""
         end = "+" if upto is None else f"{upto}-0"
-        return _records(await self.redis.xrange(keys.log(match_id), f"{after + 1}-0", end))
+        command = ["XRANGE", keys.log(match_id), f"{after + 1}-0", end]
+        (entries,) = await resp.exchange(self.redis, [command], reads=True)
+        return _records(reply(entries))
 
     async def read_tails(self, since: dict[str, int]) -> dict[str, list[Record]]:
         """Each match's entries after the version given for it, all in one round trip."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for match_id, after in since.items():
-                pipe.xrange(keys.log(match_id), f"{after + 1}-0", "+")
-            replies = await pipe.execute()
-        return {match_id: _records(entries) for match_id, entries in zip(since, replies, strict=True)}
+        commands = [["XRANGE", keys.log(match_id), f"{after + 1}-0", "+"] for match_id, after in since.items()]
+        replies = await resp.exchange(self.redis, commands, reads=True)
+        return {match_id: _records(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
 
     async def remember(self, idempotency: str, answer: bytes) -> bytes:
         """Keep a refusal under its idempotency key unless an answer is there already; the kept one."""

@@ -53,3 +53,27 @@ async def test_a_cancelled_exchange_does_not_hand_back_a_connection_out_of_step(
         assert await client.lpop("slow") == b"x"
     finally:
         await client.aclose()
+
+
+@pytest.mark.parametrize("reads", [True, False])
+async def test_only_reads_are_sent_again_when_the_connection_drops_mid_exchange(redis_url, reads):
+    client = redis.asyncio.Redis.from_url(redis_url, protocol=2)
+    killer = redis.asyncio.Redis.from_url(redis_url, protocol=2)
+    try:
+        await client.delete("empty")
+
+        async def kill_the_blocked_connection() -> None:
+            await asyncio.sleep(0.2)
+            await killer.client_kill_filter(_type="normal", skipme=True)
+
+        kill = asyncio.create_task(kill_the_blocked_connection())
+        exchange = resp.exchange(client, [["BLPOP", "empty", 1]], reads=reads)
+        if reads:
+            assert await exchange == [None]  # the second try ran to its timeout
+        else:
+            with pytest.raises(redis.exceptions.ConnectionError):
+                await exchange
+        await kill
+    finally:
+        await client.aclose()
+        await killer.aclose()
