@@ -133,8 +133,24 @@ seen_view = msgspec.json.Decoder(Seen).decode
 answered = msgspec.json.Decoder(Answered).decode
 
 
+class Pacer:
+    """At most ``rate`` commands a second from all seats together (0: no limit), spaced evenly: a
+    run at the peer's own rate compares the two latencies at equal load."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1 / rate if rate else 0.0
+        self.next = 0.0
+
+    async def turn(self) -> None:
+        if self.interval:
+            now = time.perf_counter()
+            self.next = max(self.next + self.interval, now)
+            await asyncio.sleep(self.next - now)
+
+
 class Stats:
-    def __init__(self) -> None:
+    def __init__(self, rate: float = 0) -> None:
+        self.pacer = Pacer(rate)
         self.accepted = 0
         self.statuses: dict[int, int] = {}
         self.command_s: list[float] = []
@@ -226,6 +242,7 @@ class Match:
                 continue
             acted_on = view.version
             command = bytes(self.rng.choice(view.legal))
+            await self.stats.pacer.turn()
             started = time.perf_counter()
             status, raw = await conn.request("POST", path, command, token)
             now = time.perf_counter()
@@ -290,10 +307,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def measure(
-    ports: list[int], matches: int, seconds: float, warmup: float, pids: dict[str, int] | None = None
+    ports: list[int], matches: int, seconds: float, warmup: float, pids: dict[str, int] | None = None, rate: float = 0
 ) -> dict:
     pids = {**(pids or {}), "client": os.getpid()}
-    stats = Stats()
+    stats = Stats(rate)
     stop = asyncio.Event()
     runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches)))
     await asyncio.sleep(warmup)
@@ -314,6 +331,7 @@ async def measure(
     rate = stats.accepted / elapsed
     return {
         "matches": matches,
+        **({"rate_limit": stats.pacer.interval and round(1 / stats.pacer.interval)} if stats.pacer.interval else {}),
         "accepted_per_s": round(rate),
         "statuses": stats.statuses,
         "command_ms_p50": round(pct(stats.command_s, 0.5), 2),
@@ -399,6 +417,15 @@ async def wait_listening(port: int) -> None:
     sys.exit("the peer did not start")
 
 
+def rates(options: argparse.Namespace) -> list[float]:
+    """The --rate of each --matches (one --rate: the same for all)."""
+    if len(options.rate) == 1:
+        return options.rate * len(options.matches)
+    if len(options.rate) != len(options.matches):
+        sys.exit("give one --rate, or one per --matches")
+    return options.rate
+
+
 def start(args: list[str], env: dict[str, str], log) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "services.cli", *args], cwd=ROOT, env=env, stdout=log, stderr=log)
 
@@ -413,12 +440,15 @@ def main() -> None:
     parser.add_argument("--gateways", type=int, default=1, help="`tavern serve` processes, matches spread by id")
     parser.add_argument("--peer", action="store_true", help="then measure the peer the same way (node, npm)")
     parser.add_argument(
+        "--rate", type=float, nargs="+", default=[0], help="commands/s of all seats, one per --matches (0: no limit)"
+    )
+    parser.add_argument(
         "--gateway-port", type=int, nargs="+", default=None, help="use running gateways (TAVERN_BENCH=1)"
     )
     options = parser.parse_args()
     if options.gateway_port is not None:
-        for matches in options.matches:
-            print(json.dumps(run(measure(options.gateway_port, matches, options.seconds, options.warmup))))
+        for matches, rate in zip(options.matches, rates(options), strict=True):
+            print(json.dumps(run(measure(options.gateway_port, matches, options.seconds, options.warmup, None, rate))))
         return
     processes: list[subprocess.Popen] = []
     workdir = Path(tempfile.mkdtemp(prefix="tavern-bench-"))
@@ -445,8 +475,8 @@ def main() -> None:
             run(wait_healthy(port))
         setup = {"redis": url, "gateways": len(ports), "workers": options.workers, "seconds": options.seconds}
         print(json.dumps(setup | {"log": str(workdir)}))
-        for matches in options.matches:
-            print(json.dumps(run(measure(ports, matches, options.seconds, options.warmup, pids))), flush=True)
+        for matches, rate in zip(options.matches, rates(options), strict=True):
+            print(json.dumps(run(measure(ports, matches, options.seconds, options.warmup, pids, rate))), flush=True)
     finally:
         for process in reversed(processes):
             process.terminate()
