@@ -48,6 +48,7 @@ class Projector:
         bots: Bots,
         lease_s: float = 5.0,
         tick_s: float = 0.0,
+        min_tick_s: float = 0.0,
         batch: int = 64,
         parallel: int = 4,
     ) -> None:
@@ -59,6 +60,7 @@ class Projector:
         self.queue = queue
         self.lease_s = lease_s
         self.tick_s = tick_s
+        self.min_tick_s = min_tick_s
         self.batch = batch
         self._claim = queue.register_script(script("claim.lua"))
         self._release = queue.register_script(script("release.lua"))
@@ -108,8 +110,10 @@ class Projector:
                 # meanwhile share one projection and one view per stream. The tick grows with the
                 # load (the share of a full batch this step claimed): few busy matches are
                 # projected almost at once, their latency being the cycle of every player; many
-                # wait up to the whole tick, where the CPU saved matters more. When idle, a
-                # command is projected at once (the first claim after the wake-up does not wait).
+                # wait up to the whole tick, where the CPU saved matters more; none waits less than
+                # the shortest tick, below which steps of a match or two would cost the worker
+                # more than they save. When idle, a command is projected at once (the first claim
+                # after the wake-up does not wait).
                 await asyncio.sleep(self.tick(len(claimed)) - (time.monotonic() - step))
                 continue
             now = time.monotonic()
@@ -120,8 +124,9 @@ class Projector:
                 return Drained(again=False, helper=False)
 
     def tick(self, claimed: int) -> float:
-        """The pause between drain steps after one that claimed ``claimed`` matches."""
-        return self.tick_s * min(1.0, claimed / self.batch)
+        """The pause between drain steps after one that claimed ``claimed`` matches (some): its
+        share of a full batch of ``tick_s``, at least ``min_tick_s``, at most ``tick_s``."""
+        return min(self.tick_s, max(self.min_tick_s, self.tick_s * claimed / self.batch))
 
     async def project(self, match_ids: list[str]) -> None:
         """Fold the claimed matches and write the views of those that moved, all in two round

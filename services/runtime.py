@@ -56,7 +56,14 @@ class Runtime:
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
         self.projector = Projector(
-            self.matches, self.folds, self.store, self.queue_async, self.bots, settings.lease_s, settings.tick_s
+            self.matches,
+            self.folds,
+            self.store,
+            self.queue_async,
+            self.bots,
+            settings.lease_s,
+            settings.tick_s,
+            settings.min_tick_s,
         )
         self.loop: asyncio.AbstractEventLoop | None = None
         self._kick = asyncio.Event()
