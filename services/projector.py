@@ -94,7 +94,9 @@ class Projector:
         while True:
             step = time.monotonic()
             args = [time.time(), self.lease_s, self.batch, token, *projected]
-            claimed = await self._claim(keys=[keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args=args)
+            call = Call(self._claim, [keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args)
+            (claimed,) = await run_scripts(self.queue, [call])
+            claimed = reply(claimed)
             projected = []
             if claimed:
                 idle_since = None
