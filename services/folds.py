@@ -13,6 +13,14 @@ from services.store import EventStore, Record
 
 
 @dataclass(frozen=True, slots=True)
+class Tail:
+    """A match's entries after version ``after``, read ahead (claim.lua)."""
+
+    after: int
+    records: list[Record]
+
+
+@dataclass(frozen=True, slots=True)
 class Folded:
     version: int
     state: Any
@@ -52,11 +60,22 @@ class Folds:
         records = await self.store.read(match.id, folded.version)
         return self.keep(match, self.apply(match, folded, records))
 
-    async def load_many(self, matches: list[Match]) -> list[Folded]:
-        """The folds of several matches' logs, their tails read in one round trip."""
+    async def load_many(self, matches: list[Match], known: dict[str, Tail] | None = None) -> list[Folded]:
+        """The folds of several matches' logs. ``known``: tails already read (claim.lua) of some;
+        the others' are read in one round trip, as are those of matches the cache has not seen
+        up to the tail's start (a new process, or another worker moved the checkpoint)."""
+        known = known or {}
         starts = [self._cache.get(match.id) or self.start(match) for match in matches]
-        since = {match.id: folded.version for match, folded in zip(matches, starts, strict=True)}
-        tails = await self.store.read_tails(since)
+        tails: dict[str, list[Record]] = {}
+        since: dict[str, int] = {}
+        for match, folded in zip(matches, starts, strict=True):
+            tail = known.get(match.id)
+            if tail is not None and tail.after <= folded.version:
+                tails[match.id] = [record for record in tail.records if record.envelope.version > folded.version]
+            else:
+                since[match.id] = folded.version
+        if since:
+            tails |= await self.store.read_tails(since)
         return [
             self.keep(match, self.apply(match, folded, tails[match.id]))
             for match, folded in zip(matches, starts, strict=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 
+# claim.lua builds the log and views keys of the matches it claims the same way
 def log(match_id: str) -> str:
     """The match's event stream: entry id ``{version}-0``, fields ``b`` (envelope JSON) and ``h``."""
     return f"match:{{{match_id}}}:log"

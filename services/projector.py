@@ -25,9 +25,9 @@ from projections.views import all_views
 from services import keys, logs, notices
 from services.batching import Batched
 from services.bots import Bots
-from services.folds import Folded, Folds
+from services.folds import Folded, Folds, Tail
 from services.matches import Match, Matches
-from services.store import Call, EventStore, ViewsAt, marking, reply, run_scripts, script
+from services.store import Call, EventStore, ViewsAt, marking, records, reply, run_scripts, script
 
 log = logs.get("tavern.projector")
 
@@ -49,6 +49,7 @@ class Projector:
         lease_s: float = 5.0,
         tick_s: float = 0.0,
         min_tick_s: float = 0.0,
+        tails_in_claim: bool = False,
         batch: int = 64,
         parallel: int = 4,
     ) -> None:
@@ -61,6 +62,8 @@ class Projector:
         self.lease_s = lease_s
         self.tick_s = tick_s
         self.min_tick_s = min_tick_s
+        # the logs live on the queue's Redis: a claim brings the claimed matches' tails along
+        self.tails_in_claim = tails_in_claim
         self.batch = batch
         self._claim = queue.register_script(script("claim.lua"))
         self._release = queue.register_script(script("release.lua"))
@@ -93,16 +96,18 @@ class Projector:
         projected: list[str] = []  # claimed and done with: the next claim lets them go
         while True:
             step = time.monotonic()
-            args = [time.time(), self.lease_s, self.batch, token, *projected]
+            args = [time.time(), self.lease_s, self.batch, token, int(self.tails_in_claim), *projected]
             call = Call(self._claim, [keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args)
-            (claimed,) = await run_scripts(self.queue, [call])
-            claimed = reply(claimed)
+            (answer,) = await run_scripts(self.queue, [call])
+            claimed, tails = reply(answer)
             projected = []
             if claimed:
                 idle_since = None
                 backlog = backlog or len(claimed) == self.batch
                 projected = [raw.decode() for raw in claimed]
-                await self.project(projected)
+                read = zip(projected, tails, strict=True) if tails else ()  # none where the logs live apart
+                known = {match_id: Tail(after, records(entries)) for match_id, (after, entries) in read}
+                await self.project(projected, known)
                 if time.monotonic() > deadline:
                     async with self.queue.pipeline(transaction=False) as pipe:
                         pipe.zrem(keys.CLAIMED, *projected).zrem(keys.ACTIVE, token).zcard(keys.ACTIVE)
@@ -130,13 +135,13 @@ class Projector:
         share of a full batch of ``tick_s``, at least ``min_tick_s``, at most ``tick_s``."""
         return min(self.tick_s, max(self.min_tick_s, self.tick_s * claimed / self.batch))
 
-    async def project(self, match_ids: list[str]) -> None:
-        """Fold the claimed matches and write the views of those that moved, all in two round
-        trips (read the tails, write the views with one notice), then let their bots act."""
+    async def project(self, match_ids: list[str], known: dict[str, Tail]) -> None:
+        """Fold the claimed matches and write the views of those that moved (one round trip with
+        one notice; one more first for tails the claim did not bring), then let their bots act."""
         matches = [match for match_id in match_ids if (match := await self.matches.get(match_id)) is not None]
         moved = [
             (match, folded)
-            for match, folded in zip(matches, await self.folds.load_many(matches), strict=True)
+            for match, folded in zip(matches, await self.folds.load_many(matches, known), strict=True)
             if folded.version > self._projected.get(match.id, 0)
         ]
         if not moved:

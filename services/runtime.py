@@ -64,6 +64,7 @@ class Runtime:
             settings.lease_s,
             settings.tick_s,
             settings.min_tick_s,
+            tails_in_claim=same,
         )
         self.loop: asyncio.AbstractEventLoop | None = None
         self._kick = asyncio.Event()

@@ -120,7 +120,7 @@ def reply(answer: Any) -> Any:
     return answer
 
 
-def _records(entries: list[Any]) -> list[Record]:
+def records(entries: list[Any]) -> list[Record]:
     """The records of an XRANGE reply as Redis sends it: [id, [field, value, ...]] per entry."""
     records = []
     for _, flat in entries:
@@ -167,13 +167,13 @@ class EventStore:
         end = "+" if upto is None else f"{upto}-0"
         command = ["XRANGE", keys.log(match_id), f"{after + 1}-0", end]
         (entries,) = await resp.exchange(self.redis, [command], reads=True)
-        return _records(reply(entries))
+        return records(reply(entries))
 
     async def read_tails(self, since: dict[str, int]) -> dict[str, list[Record]]:
         """Each match's entries after the version given for it, all in one round trip."""
         commands = [["XRANGE", keys.log(match_id), f"{after + 1}-0", "+"] for match_id, after in since.items()]
         replies = await resp.exchange(self.redis, commands, reads=True)
-        return {match_id: _records(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
+        return {match_id: records(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
 
     async def remember(self, idempotency: str, answer: bytes) -> bytes:
         """Keep a refusal under its idempotency key unless an answer is there already; the kept one."""

@@ -180,7 +180,8 @@ async def test_events_redacted_while_running_whole_and_chained_once_finished(api
     running = (await api.get(url, params={"after": 0}, headers=bearer(seat_token(created, 0)))).json()
     assert running and all("hash" not in envelope for envelope in running)
     tail = await api.get(url, params={"after": len(running) - 1}, headers=bearer(created["spectator_token"]))
-    assert [envelope["version"] for envelope in tail.json()] == [len(running)]
+    versions = [envelope["version"] for envelope in tail.json()]  # the bots may have moved meanwhile
+    assert versions == list(range(len(running), len(running) + len(versions))) and versions
     final = await play_to_end(api, created, [0], seed=1)
     assert final["result"] is not None and final["legal"] == []
     whole = (await api.get(url, headers=bearer(created["spectator_token"]))).json()
