@@ -42,31 +42,21 @@ async def logged(app, api):
     return runtime, match, records
 
 
-async def test_a_cache_at_the_tails_start_reads_nothing(app, api):
+@pytest.mark.parametrize(
+    ("cached", "after", "read_from"),
+    [
+        pytest.param(2, 2, None, id="a cache at the tail's start reads nothing"),
+        pytest.param(3, 1, None, id="a cache past the tail's start applies no entry twice"),
+        pytest.param(0, 2, 0, id="a cache short of the tail's start reads from where it stands"),
+    ],
+)
+async def test_the_fold_of_a_claimed_tail(app, api, cached, after, read_from):
     runtime, match, records = await logged(app, api)
     reads = Reads(runtime)
     folds = Folds(reads)  # type: ignore[arg-type]
-    folds.keep(match, folds.apply(match, folds.start(match), records[:2]))
-    (folded,) = await folds.load_many([match], {match.id: Tail(2, records[2:])})
-    assert reads.asked == []
+    if cached:
+        folds.keep(match, folds.apply(match, folds.start(match), records[:cached]))
+    (folded,) = await folds.load_many([match], {match.id: Tail(after, records[after:])})
+    assert reads.asked == ([] if read_from is None else [{match.id: read_from}])
     assert folded.version == records[-1].envelope.version
-    assert folded.state == (await Folds(runtime.store).load(match)).state
-
-
-async def test_a_cache_past_the_tails_start_applies_no_entry_twice(app, api):
-    runtime, match, records = await logged(app, api)
-    reads = Reads(runtime)
-    folds = Folds(reads)  # type: ignore[arg-type]
-    folds.keep(match, folds.apply(match, folds.start(match), records[:3]))
-    (folded,) = await folds.load_many([match], {match.id: Tail(1, records[1:])})
-    assert reads.asked == []
-    assert folded.state == (await Folds(runtime.store).load(match)).state
-
-
-async def test_a_cache_short_of_the_tails_start_reads_from_where_it_stands(app, api):
-    runtime, match, records = await logged(app, api)
-    reads = Reads(runtime)
-    folds = Folds(reads)  # type: ignore[arg-type]
-    (folded,) = await folds.load_many([match], {match.id: Tail(2, records[2:])})
-    assert reads.asked == [{match.id: 0}]
     assert folded.state == (await Folds(runtime.store).load(match)).state
