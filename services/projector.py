@@ -1,6 +1,7 @@
 """The projector: fold each dirty match from where the views stand and write every seat's view
 and the spectator's together with the new checkpoint (views.lua), then publish a notice: for a
-whole batch of claimed matches, one round trip reads their tails and one writes their views.
+whole batch of claimed matches, one round trip claims them (and, where their logs live on the
+queue's Redis, brings their tails along; else one more reads them) and one writes their views.
 
 Coalescing spreads a job's cost over many events and matches: an append marks its match dirty
 (a set member, so a busy match is marked once however many commands arrive); a job is queued
