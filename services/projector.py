@@ -28,7 +28,7 @@ from services.batching import Batched
 from services.bots import Bots
 from services.folds import Folded, Folds, Tail
 from services.matches import Match, Matches
-from services.store import Call, EventStore, ViewsAt, marking, records, reply, run_scripts, script
+from services.store import Call, EventStore, ViewsAt, marking, records_of, reply, run_scripts, script
 
 log = logs.get("tavern.projector")
 
@@ -107,7 +107,7 @@ class Projector:
                 backlog = backlog or len(claimed) == self.batch
                 projected = [raw.decode() for raw in claimed]
                 read = zip(projected, tails, strict=True) if tails else ()  # none where the logs live apart
-                known = {match_id: Tail(after, records(entries)) for match_id, (after, entries) in read}
+                known = {match_id: Tail(after, records_of(entries)) for match_id, (after, entries) in read}
                 await self.project(projected, known)
                 if time.monotonic() > deadline:
                     async with self.queue.pipeline(transaction=False) as pipe:

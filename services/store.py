@@ -88,9 +88,9 @@ def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | No
 async def run_scripts(redis: Any, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
     """Run registered scripts by EVALSHA in one write (services/resp.py; redis-py's script objects
     would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last. An
-    error is answered in its call's place, for its caller alone. A script Redis does not know yet is loaded and only
-    its calls are sent again: the others have run, and an append run twice would be a command
-    decided twice."""
+    error is answered in its call's place, for its caller alone. A script Redis does not know yet
+    is loaded and only its calls are sent again: the others have run, and an append run twice
+    would be a command decided twice."""
     answers: list[Any] = [None] * len(calls)
     todo = list(range(len(calls)))
     for attempt in (1, 2):
@@ -120,13 +120,13 @@ def reply(answer: Any) -> Any:
     return answer
 
 
-def records(entries: list[Any]) -> list[Record]:
+def records_of(entries: list[Any]) -> list[Record]:
     """The records of an XRANGE reply as Redis sends it: [id, [field, value, ...]] per entry."""
-    records = []
+    found = []
     for _, flat in entries:
         fields = dict(zip(flat[::2], flat[1::2], strict=True))
-        records.append(Record(_decoder.decode(fields[b"b"]), fields[b"b"], fields[b"h"].decode()))
-    return records
+        found.append(Record(_decoder.decode(fields[b"b"]), fields[b"b"], fields[b"h"].decode()))
+    return found
 
 
 class EventStore:
@@ -167,13 +167,13 @@ class EventStore:
         end = "+" if upto is None else f"{upto}-0"
         command = ["XRANGE", keys.log(match_id), f"{after + 1}-0", end]
         (entries,) = await resp.exchange(self.redis, [command], reads=True)
-        return records(reply(entries))
+        return records_of(reply(entries))
 
     async def read_tails(self, since: dict[str, int]) -> dict[str, list[Record]]:
         """Each match's entries after the version given for it, all in one round trip."""
         commands = [["XRANGE", keys.log(match_id), f"{after + 1}-0", "+"] for match_id, after in since.items()]
         replies = await resp.exchange(self.redis, commands, reads=True)
-        return {match_id: records(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
+        return {match_id: records_of(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
 
     async def remember(self, idempotency: str, answer: bytes) -> bytes:
         """Keep a refusal under its idempotency key unless an answer is there already; the kept one."""

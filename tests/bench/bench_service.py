@@ -331,7 +331,7 @@ async def measure(
     rate = stats.accepted / elapsed
     return {
         "matches": matches,
-        **({"rate_limit": stats.pacer.interval and round(1 / stats.pacer.interval)} if stats.pacer.interval else {}),
+        **({"rate_limit": round(1 / stats.pacer.interval)} if stats.pacer.interval else {}),
         "accepted_per_s": round(rate),
         "statuses": stats.statuses,
         "command_ms_p50": round(pct(stats.command_s, 0.5), 2),
