@@ -12,7 +12,9 @@ reports accepted commands/s, p50/p99 command latency, p50/p99 from a command's 2
 view on the seat's own stream and on all 4 streams, and p50/p99 from sending a command to its
 version on all 4 streams (the peer's "move to its state at all 4 clients").
 In the same run it drives the bare endpoint (POST /bench/floor: decode a msgspec command, one
-XADD) with as many concurrent clients; the ratio of the two rates is the figure. With --peer it
+XADD) with as many concurrent clients; the ratio of the two rates is the figure. The two take
+turns (--slices), the matches held while the floor runs: this machine's speed drifts by up to 2x
+within minutes, and a floor measured after ours made the ratio swing with it. With --peer it
 then measures the peer the same way, after ours, on the same cores (tests/bench/peer/: a
 boardgame.io 0.50.2 server and its bot clients, which npm installs into the run's directory).
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -36,6 +39,7 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -46,6 +50,7 @@ except ImportError:  # pragma: no cover (Windows)
     from asyncio import run
 
 ROOT = Path(__file__).resolve().parents[2]
+SETTLE_S = 0.5  # after the seats are held or let go, before a slice is measured
 
 
 def free_port() -> int:
@@ -160,6 +165,8 @@ class Stats:
         self.views = 0  # views that arrived on the streams while measuring
         self.matches_done = 0
         self.measuring = False
+        self.go = asyncio.Event()  # cleared while the floor is measured: the seats hold their commands
+        self.go.set()
 
 
 class Match:
@@ -236,6 +243,7 @@ class Match:
         path = f"/v1/matches/{self.id}/commands"
         while True:
             await self.wake[seat].wait()
+            await self.stats.go.wait()
             self.wake[seat].clear()
             view = self.views[seat]
             if view is None or view.version <= acted_on or view.version < awaiting or not view.legal:
@@ -281,23 +289,34 @@ async def keep_matches(ports: list[int], count: int, stats: Stats, stop: asyncio
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def floor(ports: list[int], clients: int, seconds: float) -> tuple[float, list[float]]:
-    latencies: list[float] = []
-    stop = time.perf_counter() + seconds
-    body = b'{"type": "PickCard", "card": "ht-food-01", "expected_version": 3}'
+class Floor:
+    """The bare endpoint's clients: kept connections, each sending as soon as answered."""
 
-    async def client(port: int) -> None:
-        conn = await Conn(port).open()
-        while time.perf_counter() < stop:
-            started = time.perf_counter()
-            status, _ = await conn.request("POST", "/bench/floor", body)
-            assert status == 200
-            latencies.append(time.perf_counter() - started)
-        conn.close()
+    BODY = b'{"type": "PickCard", "card": "ht-food-01", "expected_version": 3}'
 
-    began = time.perf_counter()
-    await asyncio.gather(*(client(ports[index % len(ports)]) for index in range(clients)))
-    return len(latencies) / (time.perf_counter() - began), latencies
+    def __init__(self, ports: list[int], clients: int) -> None:
+        self.ports, self.clients = ports, clients
+        self.conns: list[Conn] = []
+        self.latencies: list[float] = []
+
+    async def open(self) -> None:
+        self.conns = [await Conn(self.ports[index % len(self.ports)]).open() for index in range(self.clients)]
+
+    async def run(self, seconds: float) -> None:
+        stop = time.perf_counter() + seconds
+
+        async def client(conn: Conn) -> None:
+            while time.perf_counter() < stop:
+                started = time.perf_counter()
+                status, _ = await conn.request("POST", "/bench/floor", self.BODY)
+                assert status == 200
+                self.latencies.append(time.perf_counter() - started)
+
+        await asyncio.gather(*(client(conn) for conn in self.conns))
+
+    def close(self) -> None:
+        for conn in self.conns:
+            conn.close()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -306,29 +325,62 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class Phase:
+    """Wall time and CPU time by process, summed over the slices of one kind of load."""
+
+    def __init__(self, pids: dict[str, int]) -> None:
+        self.pids = pids
+        self.elapsed = 0.0
+        self.cpu = dict.fromkeys(pids, 0.0)
+
+    @contextlib.contextmanager
+    def timed(self) -> Iterator[None]:
+        began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+        yield
+        self.elapsed += time.perf_counter() - began
+        for name, pid in self.pids.items():
+            self.cpu[name] += cpu_seconds(pid) - before[name]
+
+
 async def measure(
-    ports: list[int], matches: int, seconds: float, warmup: float, pids: dict[str, int] | None = None, rate: float = 0
+    ports: list[int],
+    matches: int,
+    seconds: float,
+    warmup: float,
+    pids: dict[str, int] | None = None,
+    rate: float = 0,
+    slices: int = 4,
 ) -> dict:
+    """Our matches and the bare endpoint, measured in alternating slices (the matches held while
+    the floor runs), so that both see the same machine: its speed drifts within minutes here."""
     pids = {**(pids or {}), "client": os.getpid()}
     stats = Stats(rate)
     stop = asyncio.Event()
     runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches)))
+    clients = min(4 * matches, 256)
+    bare = Floor(ports, clients)
+    await bare.open()
     await asyncio.sleep(warmup)
-    stats.measuring = True
-    began = time.perf_counter()
-    cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
-    await asyncio.sleep(seconds)
-    stats.measuring = False
-    cpu = {name: cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
-    elapsed = time.perf_counter() - began
+    ours, floors = Phase(pids), Phase(pids)
+    for index in range(slices):
+        if index:
+            stats.go.set()
+            await asyncio.sleep(SETTLE_S)  # the held seats' burst passes
+        with ours.timed():
+            stats.measuring = True
+            await asyncio.sleep(seconds / slices)
+            stats.measuring = False
+        stats.go.clear()
+        await asyncio.sleep(SETTLE_S)  # the commands in flight land, and their views
+        with floors.timed():
+            await bare.run(min(seconds, 5) / slices)
+    bare.close()
+    stats.go.set()
     stop.set()
     await runner
-    clients = min(4 * matches, 256)
-    cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
-    floor_rate, floor_latencies = await floor(ports, clients, min(seconds, 5))
-    floor_cpu = {name: cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
-    floor_requests = max(1, len(floor_latencies))
-    rate = stats.accepted / elapsed
+    floor_requests = max(1, len(bare.latencies))
+    floor_rate = len(bare.latencies) / floors.elapsed
+    rate = stats.accepted / ours.elapsed
     return {
         "matches": matches,
         **({"rate_limit": round(1 / stats.pacer.interval)} if stats.pacer.interval else {}),
@@ -347,12 +399,12 @@ async def measure(
         "views_per_command": round(stats.views / max(1, stats.accepted), 2),
         "floor_clients": clients,
         "floor_per_s": round(floor_rate),
-        "floor_ms_p99": round(pct(floor_latencies, 0.99), 2),
+        "floor_ms_p99": round(pct(bare.latencies, 0.99), 2),
         "ratio": round(rate / floor_rate, 3) if floor_rate else None,
-        "floor_cpu_us_per_request": {name: round(used / floor_requests * 1e6) for name, used in floor_cpu.items()},
+        "floor_cpu_us_per_request": {name: round(used / floor_requests * 1e6) for name, used in floors.cpu.items()},
         # CPU per accepted command, by process (us): where the time goes
-        "cpu_us_per_command": {name: round(used / max(1, stats.accepted) * 1e6) for name, used in cpu.items()},
-        "cpu_share_of_2_cores": round(sum(cpu.values()) / elapsed / 2, 2),
+        "cpu_us_per_command": {name: round(used / max(1, stats.accepted) * 1e6) for name, used in ours.cpu.items()},
+        "cpu_share_of_2_cores": round(sum(ours.cpu.values()) / ours.elapsed / 2, 2),
     }
 
 
@@ -435,6 +487,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, nargs="+", default=[10, 50, 200])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--slices", type=int, default=4, help="ours and the floor take turns, this many times each")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--redis-url", default=None, help="default: a redis-server started here")
     parser.add_argument("--gateways", type=int, default=1, help="`tavern serve` processes, matches spread by id")
@@ -448,7 +501,8 @@ def main() -> None:
     options = parser.parse_args()
     if options.gateway_port is not None:
         for matches, rate in zip(options.matches, rates(options), strict=True):
-            print(json.dumps(run(measure(options.gateway_port, matches, options.seconds, options.warmup, None, rate))))
+            ports = options.gateway_port
+            print(json.dumps(run(measure(ports, matches, options.seconds, options.warmup, None, rate, options.slices))))
         return
     processes: list[subprocess.Popen] = []
     workdir = Path(tempfile.mkdtemp(prefix="tavern-bench-"))
@@ -476,7 +530,8 @@ def main() -> None:
         setup = {"redis": url, "gateways": len(ports), "workers": options.workers, "seconds": options.seconds}
         print(json.dumps(setup | {"log": str(workdir)}))
         for matches, rate in zip(options.matches, rates(options), strict=True):
-            print(json.dumps(run(measure(ports, matches, options.seconds, options.warmup, pids, rate))), flush=True)
+            figures = measure(ports, matches, options.seconds, options.warmup, pids, rate, options.slices)
+            print(json.dumps(run(figures)), flush=True)
     finally:
         for process in reversed(processes):
             process.terminate()
