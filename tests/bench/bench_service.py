@@ -432,14 +432,17 @@ def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path) ->
     peer = workdir / "peer"
     shutil.copytree(ROOT / "tests" / "bench" / "peer", peer)
     subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund"], cwd=peer, check=True)
+    # as it would be deployed: in development mode boardgame.io checks every move's state for
+    # JSON-safety and loads immer's development build
+    env = dict(os.environ, NODE_ENV="production")
     for matches in counts:
         port = free_pair()
         with open(workdir / "peer.log", "ab") as log:
-            server = subprocess.Popen([node, "server.js"], cwd=peer, env=dict(os.environ, PORT=str(port)), stdout=log)
+            server = subprocess.Popen([node, "server.js"], cwd=peer, env=env | {"PORT": str(port)}, stdout=log)
         try:
             run(wait_listening(port))
             args = [node, "bench.js", str(port), str(matches), str(seconds), str(warmup), str(server.pid)]
-            line = subprocess.run(args, cwd=peer, capture_output=True, text=True, check=True).stdout
+            line = subprocess.run(args, cwd=peer, env=env, capture_output=True, text=True, check=True).stdout
             print(line.strip(), flush=True)
         finally:
             server.terminate()
