@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgspec
@@ -59,17 +59,32 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-class Conn:
-    """One keep-alive HTTP/1.1 connection."""
+class Conn(asyncio.Protocol):
+    """One keep-alive HTTP/1.1 connection: one request at a time, or one SSE stream. A protocol,
+    parsing what arrives as it arrives: the client shares the 2 cores with the service, and
+    asyncio's stream reader cost it a coroutine per line."""
 
     def __init__(self, port: int) -> None:
         self.port = port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.reply: asyncio.Future[tuple[int, bytes]] | None = None
+        self.on_data: Callable[[bytes], None] | None = None  # a stream's: each event's data
+        self.streaming = False  # a stream's head has been read: chunks follow
+        self.events = bytearray()  # a stream's body not yet split into events
+        self.ended: asyncio.Future[None] | None = None  # a stream's end
 
     async def open(self) -> Conn:
-        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        await asyncio.get_running_loop().create_connection(lambda: self, "127.0.0.1", self.port)
         return self
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for waiter in (self.reply, self.ended):
+            if waiter is not None and not waiter.done():
+                waiter.set_exception(exc or ConnectionError("the server closed the connection"))
 
     async def request(self, method: str, path: str, body: bytes = b"", token: str | None = None) -> tuple[int, bytes]:
         head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(body)}\r\n"
@@ -77,42 +92,65 @@ class Conn:
             head += f"Authorization: Bearer {token}\r\n"
         if body:
             head += "Content-Type: application/json\r\n"
-        self.writer.write(head.encode() + b"\r\n" + body)
-        status, headers = await self._head()
-        length = int(headers.get("content-length", "0"))
-        return status, await self.reader.readexactly(length)
+        self.reply = asyncio.get_running_loop().create_future()
+        self.transport.write(head.encode() + b"\r\n" + body)
+        return await self.reply
 
-    async def _head(self) -> tuple[int, dict[str, str]]:
-        status = int((await self.reader.readline()).split()[1])
-        headers = {}
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                return status, headers
-            name, _, value = line.decode().partition(":")
-            headers[name.strip().lower()] = value.strip()
+    async def stream(self, path: str, token: str, on_data: Callable[[bytes], None]) -> None:
+        """Hand each data payload of the SSE stream (chunked transfer encoding) to ``on_data``."""
+        self.on_data, self.ended = on_data, asyncio.get_running_loop().create_future()
+        self.transport.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+        await self.ended
 
-    async def events(self, path: str, token: str):
-        """The SSE stream's data payloads (chunked transfer encoding)."""
-        self.writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
-        status, _ = await self._head()
-        assert status == 200, status
-        buffer = b""
-        while True:
-            size = int((await self.reader.readline()).strip(), 16)
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if self.streaming:
+            self._chunks()
+            return
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return
+        head = bytes(self.buffer[:end]).lower()
+        status = int(head[9:12])
+        if self.on_data is not None:
+            assert status == 200, status
+            del self.buffer[: end + 4]
+            self.streaming = True
+            self._chunks()
+            return
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.startswith(b"content-length:"):
+                length = int(line[15:])
+        if len(self.buffer) < end + 4 + length:
+            return
+        body = bytes(self.buffer[end + 4 : end + 4 + length])
+        del self.buffer[: end + 4 + length]
+        if not self.reply.done():  # a cancelled request (its match ended) no longer listens
+            self.reply.set_result((status, body))
+
+    def _chunks(self) -> None:
+        buffer = self.buffer
+        while (line := buffer.find(b"\r\n")) >= 0:
+            size = int(buffer[:line], 16)
             if size == 0:
+                if not self.ended.done():
+                    self.ended.set_result(None)
                 return
-            buffer += await self.reader.readexactly(size)
-            await self.reader.readline()
-            while b"\n\n" in buffer:
-                event, buffer = buffer.split(b"\n\n", 1)
-                for line in event.split(b"\n"):
-                    if line.startswith(b"data: "):
-                        yield line[6:]
+            if len(buffer) < line + size + 4:
+                return
+            self.events += buffer[line + 2 : line + 2 + size]
+            del buffer[: line + size + 4]
+        while (cut := self.events.find(b"\n\n")) >= 0:
+            event = bytes(self.events[:cut])
+            del self.events[: cut + 2]
+            for line in event.split(b"\n"):
+                if line.startswith(b"data: "):
+                    self.on_data(line[6:])
 
     def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+        if self.transport is not None:
+            self.transport.close()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -213,27 +251,30 @@ class Match:
     async def read(self, seat: int, token: str) -> None:
         conn = await Conn(self.port).open()
         self.conns.append(conn)
-        async for data in conn.events(f"/v1/matches/{self.id}/stream", token):
-            now = time.perf_counter()
-            view = seen_view(data)
-            version = view.version
-            self.stats.views += self.stats.measuring
-            for v, at in self.answered.items():
-                if self.seen[seat] < v <= version and self.stats.measuring:
-                    if self.answering.get(v) == seat:
-                        self.stats.own_view_s.append(now - at)
-                    if min([*self.seen[:seat], version, *self.seen[seat + 1 :]]) >= v:
-                        self.stats.all_views_s.append(now - at)
-                        self.stats.move_to_all_s.append(now - self.sent[v])
-            self.seen[seat] = version
-            self.views[seat] = view
-            self.wake[seat].set()
-            if view.status == "finished":
-                self.finished.set()
-            done = [v for v in self.answered if v <= min(self.seen)]
-            for v in done:
-                del self.answered[v]
-                self.sent.pop(v, None)
+        await conn.stream(f"/v1/matches/{self.id}/stream", token, lambda data: self.saw(seat, data))
+
+    def saw(self, seat: int, data: bytes) -> None:
+        """A view arrived on ``seat``'s stream."""
+        now = time.perf_counter()
+        view = seen_view(data)
+        version = view.version
+        self.stats.views += self.stats.measuring
+        for v, at in self.answered.items():
+            if self.seen[seat] < v <= version and self.stats.measuring:
+                if self.answering.get(v) == seat:
+                    self.stats.own_view_s.append(now - at)
+                if min([*self.seen[:seat], version, *self.seen[seat + 1 :]]) >= v:
+                    self.stats.all_views_s.append(now - at)
+                    self.stats.move_to_all_s.append(now - self.sent[v])
+        self.seen[seat] = version
+        self.views[seat] = view
+        self.wake[seat].set()
+        if view.status == "finished":
+            self.finished.set()
+        done = [v for v in self.answered if v <= min(self.seen)]
+        for v in done:
+            del self.answered[v]
+            self.sent.pop(v, None)
 
     async def play(self, seat: int, token: str) -> None:
         conn = await Conn(self.port).open()
