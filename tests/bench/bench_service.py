@@ -92,6 +92,9 @@ class Conn(asyncio.Protocol):
             head += f"Authorization: Bearer {token}\r\n"
         if body:
             head += "Content-Type: application/json\r\n"
+        if self.transport.is_closing():  # the server let an idle keep-alive connection go
+            self.buffer.clear()
+            await self.open()
         self.reply = asyncio.get_running_loop().create_future()
         self.transport.write(head.encode() + b"\r\n" + body)
         return await self.reply
