@@ -116,7 +116,9 @@ class Conn(asyncio.Protocol):
         head = bytes(self.buffer[:end]).lower()
         status = int(head[9:12])
         if self.on_data is not None:
-            assert status == 200, status
+            if status != 200:
+                self.ended.set_exception(AssertionError(f"the stream was answered {status}"))
+                return
             del self.buffer[: end + 4]
             self.streaming = True
             self._chunks()
