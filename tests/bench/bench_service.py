@@ -10,7 +10,9 @@ pauses, with its SSE stream open; as soon as its stream shows a view with legal 
 than its last answer, it sends one of them. A match that ends is replaced by a new one. It
 reports accepted commands/s, p50/p99 command latency, p50/p99 from a command's 200 to the new
 view on the seat's own stream and on all 4 streams, and p50/p99 from sending a command to its
-version on all 4 streams (the peer's "move to its state at all 4 clients").
+version on all 4 streams (the peer's "move to its state at all 4 clients"), and each seat's mean
+cycle from one move to its next: in a closed loop that is seats over rate, whatever the path, so
+the share of it a move takes says where the seats wait (in flight, or in the round and the client).
 In the same run it drives the bare endpoint (POST /bench/floor: decode a msgspec command, one
 XADD) with as many concurrent clients; the ratio of the two rates is the figure. The two take
 turns (--slices), the matches held while the floor runs: this machine's speed drifts by up to 2x
@@ -440,6 +442,9 @@ async def measure(
         "all_views_ms_p99": round(pct(stats.all_views_s, 0.99), 2),
         "move_to_all_views_ms_p50": round(pct(stats.move_to_all_s, 0.5), 2),
         "move_to_all_views_ms_p99": round(pct(stats.move_to_all_s, 0.99), 2),
+        # each seat's mean time from one move to its next (Little's law: seats over rate); the
+        # part of it that is not the move itself is spent waiting for the round, or in the client
+        "seat_cycle_ms": round(4 * matches / rate * 1000, 1) if rate else None,
         "matches_finished": stats.matches_done,
         # coalescing: each stream gets the newest view, so a busy server sends fewer than 4 per command
         "views_per_command": round(stats.views / max(1, stats.accepted), 2),

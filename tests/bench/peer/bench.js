@@ -120,6 +120,7 @@ const sleep = (s) => new Promise((resolve) => setTimeout(resolve, s * 1000));
     peer: 'boardgame.io 0.50.2',
     matches,
     accepted_per_s: Math.round(accepted / elapsed),
+    seat_cycle_ms: Math.round(((4 * matches) / Math.max(1, accepted / elapsed)) * 10000) / 10,
     move_to_all_views_ms_p50: pct(moveToAll, 0.5),
     move_to_all_views_ms_p99: pct(moveToAll, 0.99),
     cpu_us_per_move: { server: perMove(used.server), client: perMove(used.client) },
