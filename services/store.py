@@ -129,6 +129,11 @@ def records_of(entries: list[Any]) -> list[Record]:
     return found
 
 
+def _xrange(match_id: str, after: int, upto: int | None = None) -> list[str]:
+    """The XRANGE of a match's entries with ``after < version <= upto`` (to the end without ``upto``)."""
+    return ["XRANGE", keys.log(match_id), f"{after + 1}-0", "+" if upto is None else f"{upto}-0"]
+
+
 class EventStore:
     def __init__(self, redis: Any, idempotency_ttl_s: int, marks_dirty: bool = False) -> None:
         self.redis = redis
@@ -164,14 +169,12 @@ class EventStore:
 
     async def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
         """The entries with ``after < version <= upto`` (to the end without ``upto``)."""
-        end = "+" if upto is None else f"{upto}-0"
-        command = ["XRANGE", keys.log(match_id), f"{after + 1}-0", end]
-        (entries,) = await resp.exchange(self.redis, [command], reads=True)
+        (entries,) = await resp.exchange(self.redis, [_xrange(match_id, after, upto)], reads=True)
         return records_of(reply(entries))
 
     async def read_tails(self, since: dict[str, int]) -> dict[str, list[Record]]:
         """Each match's entries after the version given for it, all in one round trip."""
-        commands = [["XRANGE", keys.log(match_id), f"{after + 1}-0", "+"] for match_id, after in since.items()]
+        commands = [_xrange(match_id, after) for match_id, after in since.items()]
         replies = await resp.exchange(self.redis, commands, reads=True)
         return {match_id: records_of(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
 

@@ -532,6 +532,13 @@ def rates(options: argparse.Namespace) -> list[float]:
     return options.rate
 
 
+def measure_all(options: argparse.Namespace, ports: list[int], pids: dict[str, int] | None) -> None:
+    """One line of figures per --matches."""
+    for matches, rate in zip(options.matches, rates(options), strict=True):
+        figures = measure(ports, matches, options.seconds, options.warmup, pids, rate, options.slices)
+        print(json.dumps(run(figures)), flush=True)
+
+
 def start(args: list[str], env: dict[str, str], log) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "services.cli", *args], cwd=ROOT, env=env, stdout=log, stderr=log)
 
@@ -554,9 +561,7 @@ def main() -> None:
     )
     options = parser.parse_args()
     if options.gateway_port is not None:
-        for matches, rate in zip(options.matches, rates(options), strict=True):
-            ports = options.gateway_port
-            print(json.dumps(run(measure(ports, matches, options.seconds, options.warmup, None, rate, options.slices))))
+        measure_all(options, options.gateway_port, None)
         return
     processes: list[subprocess.Popen] = []
     workdir = Path(tempfile.mkdtemp(prefix="tavern-bench-"))
@@ -583,9 +588,7 @@ def main() -> None:
             run(wait_healthy(port))
         setup = {"redis": url, "gateways": len(ports), "workers": options.workers, "seconds": options.seconds}
         print(json.dumps(setup | {"log": str(workdir)}))
-        for matches, rate in zip(options.matches, rates(options), strict=True):
-            figures = measure(ports, matches, options.seconds, options.warmup, pids, rate, options.slices)
-            print(json.dumps(run(figures)), flush=True)
+        measure_all(options, ports, pids)
     finally:
         for process in reversed(processes):
             process.terminate()
