@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 
 from projections.views import all_views
-from services import keys, logs, notices
+from services import keys, logs, notices, resp
 from services.batching import Batched
 from services.bots import Bots
 from services.folds import Folded, Folds, Tail
@@ -53,6 +53,8 @@ class Projector:
         tails_in_claim: bool = False,
         batch: int = 64,
         parallel: int = 4,
+        link: resp.Link | None = None,
+        waiter: resp.Link | None = None,
     ) -> None:
         self.parallel = parallel  # drain jobs at once, at most, when there is a backlog
         self.bots = bots
@@ -60,6 +62,8 @@ class Projector:
         self.folds = folds
         self.store = store
         self.queue = queue
+        self.link = link or resp.Pooled(queue)  # claims and marks
+        self.waiter = waiter or resp.Pooled(queue)  # the BLPOP for a wake-up: a connection of its own
         self.lease_s = lease_s
         self.tick_s = tick_s
         self.min_tick_s = min_tick_s
@@ -80,7 +84,7 @@ class Projector:
 
     async def _mark_all(self, match_ids: list[str]) -> list[bool]:
         args = [time.time(), *dict.fromkeys(match_ids)]
-        (enqueue,) = await run_scripts(self.queue, [Call(self._dirty, [keys.DIRTY, keys.ACTIVE, keys.WAKE], args)])
+        (enqueue,) = await run_scripts(self.link, [Call(self._dirty, [keys.DIRTY, keys.ACTIVE, keys.WAKE], args)])
         return [bool(reply(enqueue))] * len(match_ids)
 
     async def drain(self, budget_s: float = 2.0, linger_s: float = 0.2) -> Drained:
@@ -99,7 +103,7 @@ class Projector:
             step = time.monotonic()
             args = [time.time(), self.lease_s, self.batch, token, int(self.tails_in_claim), *projected]
             call = Call(self._claim, [keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args)
-            (answer,) = await run_scripts(self.queue, [call])
+            (answer,) = await run_scripts(self.link, [call])
             claimed, tails = reply(answer)
             projected = []
             if claimed:
@@ -127,7 +131,8 @@ class Projector:
             now = time.monotonic()
             idle_since = idle_since or now
             if now - idle_since < linger_s:
-                await self.queue.blpop([keys.WAKE], timeout=linger_s)  # dirty.lua wakes us
+                (woken,) = await self.waiter.exchange([["BLPOP", keys.WAKE, linger_s]])  # dirty.lua wakes us
+                reply(woken)
             elif not await self._release(keys=[keys.DIRTY, keys.ACTIVE], args=[token]):
                 return Drained(again=False, helper=False)
 

@@ -1,4 +1,6 @@
-"""Commands sent on one pooled connection as a single write, replies read back in order.
+"""Commands packed as RESP and sent as a single write, replies read back in order: through a Wire
+(services/wire.py, a pipelined connection of our own) on a real Redis, else (``Pooled``) on one of
+a redis-py client's pooled connections.
 
 redis-py's pipeline spends about as much CPU per command as deciding a move (its command stack,
 per-argument encoding, per-reply callbacks); the projector and every batch of appends send
@@ -11,9 +13,17 @@ run again would answer "conflict" and have its command decided and appended a se
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from redis.exceptions import ConnectionError, ResponseError, TimeoutError
+
+
+class Link(Protocol):
+    """What the hot paths send their commands through: a Wire (services/wire.py) or Pooled."""
+
+    async def exchange(self, commands: list[list[Any]], reads: bool = False) -> list[Any]: ...
+
+    def close(self) -> None: ...
 
 
 def pack(command: list[Any]) -> bytes:
@@ -52,3 +62,17 @@ async def _exchange(redis: Any, commands: list[list[Any]]) -> list[Any]:
         return replies
     finally:
         await pool.release(connection)
+
+
+class Pooled:
+    """``exchange`` on a redis-py client's pool, for what a Wire does not speak to: the embedded
+    fakeredis, and TLS."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+
+    async def exchange(self, commands: list[list[Any]], reads: bool = False) -> list[Any]:
+        return await exchange(self.redis, commands, reads)
+
+    def close(self) -> None:
+        pass  # the client's owner closes its pool

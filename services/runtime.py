@@ -14,7 +14,7 @@ import redis
 import redis.asyncio
 from rq import Queue
 
-from services import keys, logs
+from services import keys, logs, resp, wire
 from services.bots import Bots
 from services.folds import Folds
 from services.handling import Handler
@@ -36,6 +36,7 @@ class Runtime:
             self.events: Any = fakeredis.FakeAsyncRedis(server=self.server)
             self.queue_async: Any = self.events
             self.queue_sync: Any = fakeredis.FakeRedis(server=self.server)
+            self.links: list[resp.Link] = [resp.Pooled(self.events)] * 3
         else:
             queue_url = settings.queue_url or settings.redis_url
             # a blocking pool: a burst beyond it waits for a connection instead of failing. RESP2:
@@ -48,9 +49,15 @@ class Runtime:
             same = settings.queue_url in (None, settings.redis_url)
             self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url, protocol=2)
             self.queue_sync = redis.Redis.from_url(queue_url)
+            # the hot paths' own connections (services/wire.py): events, queue, and the projector's
+            # wake-up wait, which blocks and so gets one to itself
+            events_link = _link(settings.redis_url, self.events)
+            queue_link = events_link if same else _link(queue_url, self.queue_async)
+            self.links = [events_link, queue_link, _link(queue_url, self.queue_async)]
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()
-        self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same)
+        events_link, queue_link, waiter = self.links
+        self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same, link=events_link)
         self.matches = Matches(self.events, self.store)
         self.folds = Folds(self.store)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
@@ -65,6 +72,8 @@ class Runtime:
             settings.tick_s,
             settings.min_tick_s,
             tails_in_claim=same,
+            link=queue_link,
+            waiter=waiter,
         )
         self.loop: asyncio.AbstractEventLoop | None = None
         self._kick = asyncio.Event()
@@ -84,6 +93,8 @@ class Runtime:
         for task in (self._kicker, self._sweeper):
             if task is not None:
                 task.cancel()
+        for link in self.links:
+            link.close()
         await self.events.aclose()
         if self.queue_async is not self.events:
             await self.queue_async.aclose()
@@ -125,3 +136,7 @@ class Runtime:
                     self._kick.set()
             except Exception:
                 log.exception("sweep_failed")
+
+
+def _link(url: str, client: Any) -> resp.Link:
+    return wire.Wire(url) if wire.supports(url) else resp.Pooled(client)

@@ -85,7 +85,7 @@ def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | No
     return records
 
 
-async def run_scripts(redis: Any, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
+async def run_scripts(link: resp.Link, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
     """Run registered scripts by EVALSHA in one write (services/resp.py; redis-py's script objects
     would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last. An
     error is answered in its call's place, for its caller alone. A script Redis does not know yet
@@ -98,17 +98,18 @@ async def run_scripts(redis: Any, calls: list[Call], then: tuple[Any, ...] = ())
         if then:
             commands.append(list(then))
             then = ()
-        replies = await resp.exchange(redis, commands)
+        replies = await link.exchange(commands)
         missing = []
-        for index, reply in zip(todo, replies, strict=False):
-            if isinstance(reply, NoScriptError) and attempt == 1:
+        for index, answer in zip(todo, replies, strict=False):
+            if isinstance(answer, NoScriptError) and attempt == 1:
                 missing.append(index)
             else:
-                answers[index] = reply
+                answers[index] = answer
         if not missing:
             return answers
-        for source in {calls[index].script.script for index in missing}:
-            await redis.script_load(source)
+        sources = {calls[index].script.script for index in missing}
+        for loaded in await link.exchange([["SCRIPT", "LOAD", source] for source in sources]):
+            reply(loaded)
         todo = missing
     raise AssertionError("unreachable")
 
@@ -135,8 +136,11 @@ def _xrange(match_id: str, after: int, upto: int | None = None) -> list[str]:
 
 
 class EventStore:
-    def __init__(self, redis: Any, idempotency_ttl_s: int, marks_dirty: bool = False) -> None:
+    def __init__(
+        self, redis: Any, idempotency_ttl_s: int, marks_dirty: bool = False, link: resp.Link | None = None
+    ) -> None:
         self.redis = redis
+        self.link = link or resp.Pooled(redis)  # the appends', reads' and views' path
         self.ttl = idempotency_ttl_s
         # with the projector's keys on this Redis, an append marks its match dirty in the same
         # call, rather than the command waiting for a second round trip before it is answered
@@ -165,17 +169,17 @@ class EventStore:
 
     async def run(self, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
         """The scripts' answers (or errors), sent in one write; ``then``, a plain command, last."""
-        return await run_scripts(self.redis, calls, then)
+        return await run_scripts(self.link, calls, then)
 
     async def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
         """The entries with ``after < version <= upto`` (to the end without ``upto``)."""
-        (entries,) = await resp.exchange(self.redis, [_xrange(match_id, after, upto)], reads=True)
+        (entries,) = await self.link.exchange([_xrange(match_id, after, upto)], reads=True)
         return records_of(reply(entries))
 
     async def read_tails(self, since: dict[str, int]) -> dict[str, list[Record]]:
         """Each match's entries after the version given for it, all in one round trip."""
         commands = [_xrange(match_id, after) for match_id, after in since.items()]
-        replies = await resp.exchange(self.redis, commands, reads=True)
+        replies = await self.link.exchange(commands, reads=True)
         return {match_id: records_of(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
 
     async def remember(self, idempotency: str, answer: bytes) -> bytes:

@@ -27,7 +27,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_redis(directory) -> tuple[subprocess.Popen, str]:
+def start_redis(directory, *extra: str) -> tuple[subprocess.Popen, str]:
+    """A redis-server on a free port with ``extra`` arguments, and its URL (as a client without a
+    password reaches it: give one with ``--requirepass`` and the ping here is refused)."""
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.fail("redis-server is missing: install it (apt-get install redis-server; .ci/run does)")
@@ -44,6 +46,7 @@ def start_redis(directory) -> tuple[subprocess.Popen, str]:
         "no",
         "--dir",
         str(directory),
+        *extra,
     ]
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     url = f"redis://127.0.0.1:{port}/0"
@@ -52,6 +55,8 @@ def start_redis(directory) -> tuple[subprocess.Popen, str]:
         try:
             client.ping()
             return process, url
+        except redis.AuthenticationError:
+            return process, url  # it answers, and wants the password
         except redis.ConnectionError:
             time.sleep(0.02)
     process.kill()

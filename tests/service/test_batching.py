@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 
 import fakeredis
 import pytest
+import redis.asyncio
 
 from services.batching import Batched
+from services.resp import Pooled
 from services.store import Call, run_scripts
+from services.wire import Wire
 
 pytestmark = pytest.mark.anyio
 
@@ -41,18 +45,34 @@ async def test_a_failed_batch_fails_its_own_callers_and_the_next_batch_goes_on()
     assert await batched(5) == 5
 
 
-async def test_a_script_redis_does_not_know_is_loaded_and_only_its_calls_run_again():
-    redis = fakeredis.FakeAsyncRedis()
-    count = redis.register_script("return redis.call('INCR', KEYS[1])")
-    echo = redis.register_script("return ARGV[1]")
+@pytest.fixture(params=["fakeredis", "redis"])
+async def client(request):
+    """A redis-py client and the link the scripts go through: its pool, or a Wire of its own."""
+    if request.param == "fakeredis":
+        client = fakeredis.FakeAsyncRedis()
+        yield client, Pooled(client)
+    else:
+        url = request.getfixturevalue("redis_url")
+        client, link = redis.asyncio.Redis.from_url(url, protocol=2), Wire(url)
+        yield client, link
+        link.close()
+    await client.aclose()
+
+
+async def test_a_script_redis_does_not_know_is_loaded_and_only_its_calls_run_again(client):
+    redis, link = client
+    key = f"n{secrets.token_hex(4)}"
+    fresh = f"-- {key}\n"  # a script this Redis has never seen, whatever earlier tests loaded
+    count = redis.register_script(fresh + "return redis.call('INCR', KEYS[1])")
+    echo = redis.register_script(fresh + "return ARGV[1]")
     await redis.script_load(count.script)  # Redis knows this one, not echo
-    answers = await run_scripts(redis, [Call(count, ["n"], []), Call(echo, [], ["hi"])])
+    answers = await run_scripts(link, [Call(count, [key], []), Call(echo, [], ["hi"])])
     assert answers == [1, b"hi"]
-    assert await redis.get("n") == b"1"  # counted once: an append sent again would be decided twice
+    assert await redis.get(key) == b"1"  # counted once: an append sent again would be decided twice
 
 
-async def test_an_error_is_answered_in_its_own_place():
-    redis = fakeredis.FakeAsyncRedis()
+async def test_an_error_is_answered_in_its_own_place(client):
+    redis, link = client
     picky = redis.register_script("if ARGV[1] == 'bad' then return redis.error_reply('no') end return ARGV[1]")
-    answers = await run_scripts(redis, [Call(picky, [], ["good"]), Call(picky, [], ["bad"])])
+    answers = await run_scripts(link, [Call(picky, [], ["good"]), Call(picky, [], ["bad"])])
     assert answers[0] == b"good" and isinstance(answers[1], Exception)
