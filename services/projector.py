@@ -20,8 +20,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from projections.views import all_views
 from services import keys, logs, notices, resp
 from services.batching import Batched
@@ -155,7 +153,7 @@ class Projector:
         written = [_views_at(match, folded) for match, folded in moved]
         notice = notices.encode(
             [
-                notices.Written(views.match_id, views.version, folded.last_time, _raw(views.fields))
+                notices.Written(views.match_id, views.version, folded.last_time, views.fields)
                 for views, (_, folded) in zip(written, moved, strict=True)
             ]
         )
@@ -178,6 +176,3 @@ def _views_at(match: Match, folded: Folded) -> ViewsAt:
     views = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)
     return ViewsAt(match.id, folded.version, views)
 
-
-def _raw(fields: dict[str, bytes]) -> dict[str, msgspec.Raw]:
-    return {name: msgspec.Raw(view) for name, view in fields.items()}

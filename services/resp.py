@@ -26,11 +26,15 @@ class Link(Protocol):
     def close(self) -> None: ...
 
 
-def pack(command: list[Any]) -> bytes:
-    parts = [b"*%d\r\n" % len(command)]
-    for arg in command:
-        data = arg if isinstance(arg, bytes) else str(arg).encode()
-        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+def pack(commands: list[list[Any]]) -> bytes:
+    """The commands as RESP arrays of bulk strings, in one buffer: each argument copied once (views
+    of kilobytes ride in the projector's)."""
+    parts = []
+    for command in commands:
+        parts.append(b"*%d\r\n" % len(command))
+        for arg in command:
+            data = arg if isinstance(arg, bytes) else str(arg).encode()
+            parts += (b"$%d\r\n" % len(data), data, b"\r\n")
     return b"".join(parts)
 
 
@@ -52,7 +56,7 @@ async def _exchange(redis: Any, commands: list[list[Any]]) -> list[Any]:
         # a send or read cut short (an error, a cancel) disconnects the connection (redis-py's
         # own doing, relied on: tests/service/test_resp.py), so no reply left unread ever
         # answers the next user's commands
-        await connection.send_packed_command(b"".join(map(pack, commands)), check_health=False)
+        await connection.send_packed_command(pack(commands), check_health=False)
         replies: list[Any] = []
         for _ in commands:
             try:

@@ -120,7 +120,7 @@ class Hub:
             for listener in self.listeners.get(written.match_id, ()):
                 raw = written.views.get(field(listener.seat))
                 if raw is not None:
-                    listener.offer(bytes(raw), written.version)
+                    listener.offer(raw, written.version)
 
     def _fetch(self, match_id: str) -> None:
         """Read the match's views once for all its streams here (one HMGET, not one per stream)."""

@@ -65,7 +65,7 @@ class _Protocol(asyncio.Protocol):
             future.set_exception(self.lost)
             return future
         self.waiting.append(_Exchange(future, len(commands)))
-        self.transport.write(b"".join(map(pack, commands)))  # type: ignore[union-attr]
+        self.transport.write(pack(commands))  # type: ignore[union-attr]
         return future
 
     def data_received(self, data: bytes) -> None:

@@ -25,10 +25,10 @@ async def client(request):
     await connection.aclose()
 
 
-@pytest.mark.parametrize("command", [["SET", "k", b"\x00\r\n", 7], ["EVALSHA", "ab" * 20, 2, "a", "b", 1.5, b""]])
-def test_packing_is_redis_pys(command):
+def test_packing_is_redis_pys():
+    commands = [["SET", "k", b"\x00\r\n", 7], ["EVALSHA", "ab" * 20, 2, "a", "b", 1.5, b""], ["PING"]]
     connection = redis.asyncio.Connection()
-    assert resp.pack(command) == b"".join(connection.pack_command(*command))
+    assert resp.pack(commands) == b"".join(connection.pack_commands(commands))
 
 
 async def test_replies_in_order_with_an_error_in_its_place(client):
