@@ -21,6 +21,11 @@ def views(match_id: str) -> str:
     return f"match:{{{match_id}}}:views"
 
 
+def staged_views(match_id: str, token: str) -> str:
+    """Hash: views on their way in (promote.lua), under a token of the write that staged them."""
+    return f"match:{{{match_id}}}:views:{token}"
+
+
 def idempotency(match_id: str, seat: int, key: str) -> str:
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     return f"match:{{{match_id}}}:idem:{seat}:{digest}"

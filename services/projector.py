@@ -1,5 +1,5 @@
 """The projector: fold each dirty match from where the views stand and write every seat's view
-and the spectator's together with the new checkpoint (views.lua), then publish a notice: for a
+and the spectator's together with the new checkpoint (promote.lua), then publish a notice: for a
 whole batch of claimed matches, one round trip claims them (and, where their logs live on the
 queue's Redis, brings their tails along; else one more reads them) and one writes their views.
 

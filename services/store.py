@@ -9,7 +9,9 @@ SHA-256 of the match's charter (projections/chain.py, docs/AUDIT.md).
 from __future__ import annotations
 
 import hashlib
+import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from projections.chain import LEGACY_GENESIS, Cause, Envelope
 from services import keys, resp
 from services.batching import Batched
 
+STAGED_TTL_MS = 60_000
 GENESIS = LEGACY_GENESIS  # the "previous hash" of version 1 in a log without a charter
 _HERE = Path(__file__).parent
 
@@ -85,9 +88,12 @@ def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | No
     return records
 
 
-async def run_scripts(link: resp.Link, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
+async def run_scripts(
+    link: resp.Link, calls: list[Call], then: tuple[Any, ...] = (), before: Sequence[list[Any]] = ()
+) -> list[Any]:
     """Run registered scripts by EVALSHA in one write (services/resp.py; redis-py's script objects
-    would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last. An
+    would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last, and
+    the plain commands ``before`` first (an error in one of those is raised). An
     error is answered in its call's place, for its caller alone. A script Redis does not know yet
     is loaded and only its calls are sent again: the others have run, and an append run twice
     would be a command decided twice."""
@@ -98,7 +104,11 @@ async def run_scripts(link: resp.Link, calls: list[Call], then: tuple[Any, ...] 
         if then:
             commands.append(list(then))
             then = ()
-        replies = await link.exchange(commands)
+        replies = await link.exchange([*before, *commands])
+        for answer in replies[: len(before)]:
+            reply(answer)
+        replies = replies[len(before) :]
+        before = ()
         missing = []
         for index, answer in zip(todo, replies, strict=False):
             if isinstance(answer, NoScriptError) and attempt == 1:
@@ -146,7 +156,7 @@ class EventStore:
         # call, rather than the command waiting for a second round trip before it is answered
         self.marks_dirty = marks_dirty
         self._append = redis.register_script(marking("append.lua"))  # EVALSHA, loaded on first NOSCRIPT
-        self._views = redis.register_script(script("views.lua"))
+        self._promote = redis.register_script(script("promote.lua"))
         self._appends = Batched(self.run)
 
     async def append(
@@ -167,9 +177,11 @@ class EventStore:
             return Appended(outcome, int(value), enqueue=bool(result[2]))
         return Appended(outcome, version=int(value))
 
-    async def run(self, calls: list[Call], then: tuple[Any, ...] = ()) -> list[Any]:
-        """The scripts' answers (or errors), sent in one write; ``then``, a plain command, last."""
-        return await run_scripts(self.link, calls, then)
+    async def run(
+        self, calls: list[Call], before: Sequence[list[Any]] = (), then: tuple[Any, ...] = ()
+    ) -> list[Any]:
+        """The scripts' answers (or errors), sent in one write: run_scripts."""
+        return await run_scripts(self.link, calls, then, before)
 
     async def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
         """The entries with ``after < version <= upto`` (to the end without ``upto``)."""
@@ -192,16 +204,22 @@ class EventStore:
         return await self.redis.get(idempotency)
 
     async def write_views(self, written: list[ViewsAt], channel: str, notice: bytes) -> None:
-        """Write each match's views with their checkpoint (views.lua: only forwards), then publish
-        one notice for them all, in one round trip. A notice may carry views that another worker
-        had already written as new: each is the fold of the same log, and listeners keep the newest."""
+        """Write each match's views with their checkpoint, only forwards (staged by a plain HSET,
+        then promote.lua), and publish one notice for them all, in one round trip. A notice may
+        carry views that another worker had already written as new: each is the fold of the same
+        log, and listeners keep the newest."""
+        token = secrets.token_hex(4)  # a staging hash of this write's own
+        staging: list[list[Any]] = []
         calls = []
         for views in written:
-            args: list[Any] = [views.version]
+            staged = keys.staged_views(views.match_id, token)
+            command: list[Any] = ["HSET", staged, "v", views.version]
             for field, value in views.fields.items():
-                args += (field, value)
-            calls.append(Call(self._views, [keys.views(views.match_id)], args))
-        for answer in await self.run(calls, then=("PUBLISH", channel, notice)):
+                command += (field, value)
+            # a staging hash outlives its write only if the connection drops between the two
+            staging += (command, ["PEXPIRE", staged, STAGED_TTL_MS])
+            calls.append(Call(self._promote, [keys.views(views.match_id), staged], [views.version]))
+        for answer in await self.run(calls, before=staging, then=("PUBLISH", channel, notice)):
             reply(answer)
 
     async def view(self, match_id: str, field: str) -> bytes | None:
