@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import sys
-from collections.abc import Iterator
-from typing import Any
+from contextvars import ContextVar, Token
+from typing import Any, TextIO
 
 import structlog
 
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
 
-def configure(level: str = "info") -> None:
+def configure(level: str = "info", stream: TextIO | None = None) -> None:
+    """JSON lines at ``level`` and above, to ``stream`` (standard error unless given)."""
     structlog.configure(
         processors=[
-            structlog.contextvars.merge_contextvars,
+            merge_bound,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
@@ -24,7 +24,7 @@ def configure(level: str = "info") -> None:
         ],
         # a filtering logger makes a disabled level cost one method call, not a processor chain
         wrapper_class=structlog.make_filtering_bound_logger(LEVELS.get(level, logging.INFO)),
-        logger_factory=structlog.WriteLoggerFactory(sys.stderr),
+        logger_factory=structlog.WriteLoggerFactory(stream or sys.stderr),
         cache_logger_on_first_use=True,
     )
 
@@ -33,13 +33,27 @@ def get(name: str) -> structlog.typing.FilteringBoundLogger:
     return structlog.get_logger(name)
 
 
-@contextlib.contextmanager
-def bind(**values: Any) -> Iterator[None]:
-    """Bind ``values`` to every line logged inside, then restore what was bound before. (structlog's
-    own ``bound_contextvars`` first copies the whole context to save what it overwrites: a third of
-    the cost of a command's logging, on every command; the tokens of the set already restore.)"""
-    tokens = structlog.contextvars.bind_contextvars(**values)
-    try:
-        yield
-    finally:
-        structlog.contextvars.reset_contextvars(**tokens)
+_bound: ContextVar[dict[str, Any]] = ContextVar("tavern_log_bound", default={})  # noqa: B039 (never mutated: bind sets a new dict)
+
+
+def merge_bound(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
+    """The structlog processor that adds what ``bind`` holds (a line's own values win)."""
+    return {**_bound.get(), **event}
+
+
+class bind:
+    """``with bind(match_id=..., seat=...)``: those values on every line logged inside (in this
+    task), then what was bound before. One context variable holds them all, so a command's bind
+    and its undoing are two operations (structlog's own keep a variable per key: 9 µs a command
+    against 1.5, on every command whether it logs a line or not)."""
+
+    __slots__ = ("_token", "_values")
+
+    def __init__(self, **values: Any) -> None:
+        self._values = values
+
+    def __enter__(self) -> None:
+        self._token: Token[dict[str, Any]] = _bound.set({**_bound.get(), **self._values})
+
+    def __exit__(self, *exc: object) -> None:
+        _bound.reset(self._token)

@@ -25,8 +25,17 @@ def run(host: str, port: int, embedded_worker: bool = False) -> int:
             await super().startup(sockets)
             collector.settle()
 
+    # no proxy-header rewriting: nothing here reads the client's address or the scheme, and the
+    # middleware is a layer every request pays for
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", access_log=False, lifespan="on", http=CoalescingHttpProtocol
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        http=CoalescingHttpProtocol,
+        proxy_headers=False,
     )
     server = Server(config)
     server.run()
