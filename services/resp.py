@@ -28,13 +28,15 @@ class Link(Protocol):
 
 def pack(commands: list[list[Any]]) -> bytes:
     """The commands as RESP arrays of bulk strings, in one buffer: each argument copied once (views
-    of kilobytes ride in the projector's)."""
+    of kilobytes ride in the projector's), each one's CRLF sent with the next one's length."""
     parts = []
     for command in commands:
-        parts.append(b"*%d\r\n" % len(command))
+        parts.append(b"*%d" % len(command))
         for arg in command:
-            data = arg if isinstance(arg, bytes) else str(arg).encode()
-            parts += (b"$%d\r\n" % len(data), data, b"\r\n")
+            if type(arg) is not bytes:
+                arg = str(arg).encode()
+            parts += (b"\r\n$%d\r\n" % len(arg), arg)
+        parts.append(b"\r\n")
     return b"".join(parts)
 
 
