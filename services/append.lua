@@ -1,7 +1,7 @@
 -- Append the events of one command, atomically and only onto the entry they were decided after
 -- (after dirty.lua).
 -- KEYS[1] the match's log stream; KEYS[2] the idempotency key (KEYS[1] again when there is none);
--- KEYS[3..5], when the projector's keys live on this Redis: its dirty set, active zset and wake
+-- KEYS[3..5], when the projector's keys live on this Redis: its dirty zset, active zset and wake
 -- list, and the match is marked dirty in the same call.
 -- ARGV[1] expected version; ARGV[2] the hash of the entry at that version (unchecked at 0, or
 -- with nothing to append); ARGV[3] the answer to remember under the idempotency key; ARGV[4] its

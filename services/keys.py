@@ -32,7 +32,9 @@ def idempotency(match_id: str, seat: int, key: str) -> str:
 
 
 # On the queue's Redis (not per match): which matches have events the views do not show yet.
-DIRTY = "tavern:projector:dirty"
+# zset: match id -> when it turned dirty. Drained oldest first: a random pick (a set's SPOP) left
+# some matches waiting step after step under load, the tail of the move-to-views latency.
+DIRTY = "tavern:projector:pending"
 CLAIMED = "tavern:projector:claimed"  # zset: match id -> lease deadline (unix seconds)
 ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds)
 WAKE = "tavern:projector:wake"  # list: a token that wakes a drain job waiting for work

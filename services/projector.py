@@ -4,11 +4,12 @@ whole batch of claimed matches, one round trip claims them (and, where their log
 queue's Redis, brings their tails along; else one more reads them) and one writes their views.
 
 Coalescing spreads a job's cost over many events and matches: an append marks its match dirty
-(a set member, so a busy match is marked once however many commands arrive); a job is queued
-only when no drain job is running (dirty.lua, release.lua), and one job drains up to ``batch``
-dirty matches at a time, as long as there are any, for up to ``budget_s``.
+(a zset member, so a busy match is marked once however many commands arrive, scored by when it
+turned dirty); a job is queued only when no drain job is running (dirty.lua, release.lua), and one
+job drains up to ``batch`` dirty matches at a time, those dirty longest first, as long as there
+are any, for up to ``budget_s``.
 A match is claimed under a lease (claim.lua): a worker killed mid-projection leaves the claim to
-expire, the next job puts it back in the dirty set and projects it again from the log; the views
+expire, the next job puts it back at the front and projects it again from the log; the views
 of a version are a pure function of the log, so the redo writes the same views.
 """
 

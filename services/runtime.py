@@ -130,7 +130,7 @@ class Runtime:
             try:
                 now = time.time()
                 async with self.queue_async.pipeline(transaction=False) as pipe:
-                    pipe.zcount(keys.CLAIMED, "-inf", now).scard(keys.DIRTY).zcount(keys.ACTIVE, now, "+inf")
+                    pipe.zcount(keys.CLAIMED, "-inf", now).zcard(keys.DIRTY).zcount(keys.ACTIVE, now, "+inf")
                     expired, dirty, running = await pipe.execute()
                 if expired or (dirty and not running):
                     self._kick.set()

@@ -72,4 +72,4 @@ async def test_views_converge_after_a_worker_is_killed_mid_projection(processes,
             tokens = {seat: seat_token(created, seat) for seat in range(3)} | {None: created["spectator_token"]}
             for holder, token in tokens.items():
                 assert await view(api, created, token) == expected[holder]
-    assert client.zcard(keys.CLAIMED) == 0 and client.scard(keys.DIRTY) == 0
+    assert client.zcard(keys.CLAIMED) == 0 and client.zcard(keys.DIRTY) == 0
