@@ -93,7 +93,10 @@ def test_another_seed_is_refused(export):
 
 def test_another_seed_with_every_hash_redone_is_refused_at_the_opening_deal(export):
     failure = refused(with_seed(export, "cd" * 32))
-    assert failure.line == 2 and "seed" in failure.reason
+    # at the first opening entry the other seed deals differently: not always the first (about
+    # once in 36, a Mercenaries starting roll comes out the same from both seeds)
+    opening_lines = range(2, 2 + audit(export).opening_events)
+    assert failure.line in opening_lines and "opening deal from the seed" in failure.reason
 
 
 def test_events_swapped_with_every_hash_redone_break_the_rules(export):
