@@ -23,7 +23,7 @@ from projections.chain import LEGACY_GENESIS, Cause, Envelope
 from services import keys, resp
 from services.batching import Batched
 
-STAGED_TTL_MS = 60_000
+STAGED_TTL_MS = 60_000  # a staging hash left by a write cut off between its HSET and promote.lua
 GENESIS = LEGACY_GENESIS  # the "previous hash" of version 1 in a log without a charter
 _HERE = Path(__file__).parent
 
