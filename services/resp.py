@@ -13,6 +13,7 @@ run again would answer "conflict" and have its command decided and appended a se
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from redis.exceptions import ConnectionError, ResponseError, TimeoutError
@@ -40,15 +41,24 @@ def pack(commands: list[list[Any]]) -> bytes:
     return b"".join(parts)
 
 
-async def exchange(redis: Any, commands: list[list[Any]], reads: bool = False) -> list[Any]:
-    """The replies of ``commands`` (an error reply as its exception), in order. ``reads``: the
-    commands only read, so a connection lost on the way is tried once more, on a new one."""
+Send = Callable[[list[list[Any]]], Awaitable[list[Any]]]
+
+
+async def sent_once_more_if_reads(send: Send, commands: list[list[Any]], reads: bool) -> list[Any]:
+    """``send(commands)``; ``reads``: the commands only read, so a connection lost on the way is
+    tried once more, on a new one (anything that writes is not: see above)."""
     try:
-        return await _exchange(redis, commands)
+        return await send(commands)
     except (ConnectionError, TimeoutError):
         if not reads:
             raise
-        return await _exchange(redis, commands)
+        return await send(commands)
+
+
+async def exchange(redis: Any, commands: list[list[Any]], reads: bool = False) -> list[Any]:
+    """The replies of ``commands`` (an error reply as its exception), in order, on one of the
+    client's pooled connections."""
+    return await sent_once_more_if_reads(lambda sent: _exchange(redis, sent), commands, reads)
 
 
 async def _exchange(redis: Any, commands: list[list[Any]]) -> list[Any]:

@@ -24,7 +24,7 @@ import hiredis
 from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError, NoScriptError, ResponseError
 
-from services.resp import pack
+from services.resp import pack, sent_once_more_if_reads
 
 CONNECT_TIMEOUT_S = 10.0
 
@@ -110,14 +110,8 @@ class Wire:
         self._opening: asyncio.Task[_Protocol] | None = None
 
     async def exchange(self, commands: list[list[Any]], reads: bool = False) -> list[Any]:
-        """The replies of ``commands`` (an error reply as its exception), in order. ``reads``: the
-        commands only read, so a connection lost on the way is tried once more, on a new one."""
-        try:
-            return await self._exchange(commands)
-        except ConnectionError:
-            if not reads:
-                raise
-            return await self._exchange(commands)
+        """The replies of ``commands`` (an error reply as its exception), in order."""
+        return await sent_once_more_if_reads(self._exchange, commands, reads)
 
     async def _exchange(self, commands: list[list[Any]]) -> list[Any]:
         protocol = self._protocol

@@ -12,13 +12,17 @@ import time
 import uuid
 from pathlib import Path
 
+import fakeredis
 import httpx
 import pytest
 import redis
+import redis.asyncio
 import uvicorn
 
 from services.gateway import create_app
+from services.resp import Pooled
 from services.settings import Settings
+from services.wire import Wire
 
 
 def free_port() -> int:
@@ -69,6 +73,21 @@ def redis_url(tmp_path_factory):
     yield url
     process.terminate()
     process.wait(10)
+
+
+@pytest.fixture(params=["fakeredis", "redis"])
+async def linked(request):
+    """A redis-py client and the link the hot paths would send through beside it: on fakeredis its
+    pool (``Pooled``), on a real redis-server a Wire of its own."""
+    if request.param == "fakeredis":
+        client = fakeredis.FakeAsyncRedis()
+        link = Pooled(client)
+    else:
+        url = request.getfixturevalue("redis_url")
+        client, link = redis.asyncio.Redis.from_url(url, protocol=2), Wire(url)
+    yield client, link
+    link.close()
+    await client.aclose()
 
 
 @pytest.fixture

@@ -5,14 +5,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 
-import fakeredis
 import pytest
-import redis.asyncio
 
 from services.batching import Batched
-from services.resp import Pooled
 from services.store import Call, run_scripts
-from services.wire import Wire
 
 pytestmark = pytest.mark.anyio
 
@@ -45,22 +41,8 @@ async def test_a_failed_batch_fails_its_own_callers_and_the_next_batch_goes_on()
     assert await batched(5) == 5
 
 
-@pytest.fixture(params=["fakeredis", "redis"])
-async def client(request):
-    """A redis-py client and the link the scripts go through: its pool, or a Wire of its own."""
-    if request.param == "fakeredis":
-        client = fakeredis.FakeAsyncRedis()
-        yield client, Pooled(client)
-    else:
-        url = request.getfixturevalue("redis_url")
-        client, link = redis.asyncio.Redis.from_url(url, protocol=2), Wire(url)
-        yield client, link
-        link.close()
-    await client.aclose()
-
-
-async def test_a_script_redis_does_not_know_is_loaded_and_only_its_calls_run_again(client):
-    redis, link = client
+async def test_a_script_redis_does_not_know_is_loaded_and_only_its_calls_run_again(linked):
+    redis, link = linked
     key = f"n{secrets.token_hex(4)}"
     fresh = f"-- {key}\n"  # a script this Redis has never seen, whatever earlier tests loaded
     count = redis.register_script(fresh + "return redis.call('INCR', KEYS[1])")
@@ -71,8 +53,8 @@ async def test_a_script_redis_does_not_know_is_loaded_and_only_its_calls_run_aga
     assert await redis.get(key) == b"1"  # counted once: an append sent again would be decided twice
 
 
-async def test_an_error_is_answered_in_its_own_place(client):
-    redis, link = client
+async def test_an_error_is_answered_in_its_own_place(linked):
+    redis, link = linked
     picky = redis.register_script("if ARGV[1] == 'bad' then return redis.error_reply('no') end return ARGV[1]")
     answers = await run_scripts(link, [Call(picky, [], ["good"]), Call(picky, [], ["bad"])])
     assert answers[0] == b"good" and isinstance(answers[1], Exception)

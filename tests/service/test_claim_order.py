@@ -3,32 +3,21 @@ match marked again keeps its place, and a lapsed claim (its worker died) goes ba
 
 from __future__ import annotations
 
-import fakeredis
 import pytest
-import redis.asyncio
 
 from services import keys
-from services.resp import Pooled
 from services.store import Call, marking, reply, run_scripts, script
-from services.wire import Wire
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(params=["fakeredis", "redis"])
-async def queue(request):
+@pytest.fixture
+async def queue(linked):
     """A redis-py client (scripts registered on it) and the link they run through, on a clean queue."""
-    if request.param == "fakeredis":
-        client = fakeredis.FakeAsyncRedis()
-        link = Pooled(client)
-    else:
-        url = request.getfixturevalue("redis_url")
-        client, link = redis.asyncio.Redis.from_url(url, protocol=2), Wire(url)
+    client, _ = linked
     await client.delete(keys.DIRTY, keys.CLAIMED, keys.ACTIVE, keys.WAKE)
-    yield client, link
+    yield linked
     await client.delete(keys.DIRTY, keys.CLAIMED, keys.ACTIVE, keys.WAKE)
-    link.close()
-    await client.aclose()
 
 
 async def mark(queue, now: float, *match_ids: str) -> None:

@@ -5,28 +5,18 @@ from __future__ import annotations
 
 import secrets
 
-import fakeredis
 import pytest
-import redis.asyncio
 
 from services import keys
 from services.store import EventStore, ViewsAt
-from services.wire import Wire
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(params=["fakeredis", "redis"])
-async def store(request):
-    if request.param == "fakeredis":
-        client = fakeredis.FakeAsyncRedis()
-        yield EventStore(client, 60)
-    else:
-        url = request.getfixturevalue("redis_url")
-        client, link = redis.asyncio.Redis.from_url(url, protocol=2), Wire(url)
-        yield EventStore(client, 60, link=link)
-        link.close()
-    await client.aclose()
+@pytest.fixture
+def store(linked):
+    client, link = linked
+    return EventStore(client, 60, link=link)
 
 
 def views_at(match_id: str, version: int) -> ViewsAt:
