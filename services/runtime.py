@@ -14,15 +14,17 @@ import redis
 import redis.asyncio
 from rq import Queue
 
-from services import keys, logs, resp, wire
-from services.bots import Bots
-from services.folds import Folds
-from services.handling import Handler
-from services.matches import Matches
-from services.metrics import Metrics
-from services.projector import Projector
-from services.settings import Settings
-from services.store import EventStore
+from services.commands.bots import Bots
+from services.commands.folds import Folds
+from services.commands.handling import Handler
+from services.commands.matches import Matches
+from services.ops import logs
+from services.ops.metrics import Metrics
+from services.ops.settings import Settings
+from services.projector.jobs import enqueue_drain
+from services.projector.projector import Projector
+from services.store import keys, resp, wire
+from services.store.event_store import EventStore
 
 log = logs.get("tavern.runtime")
 
@@ -49,7 +51,7 @@ class Runtime:
             same = settings.queue_url in (None, settings.redis_url)
             self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url, protocol=2)
             self.queue_sync = redis.Redis.from_url(queue_url)
-            # the hot paths' own connections (services/wire.py): events, queue, and the projector's
+            # the hot paths' own connections (services/store/wire.py): events, queue, and the projector's
             # wake-up wait, which blocks and so gets one to itself
             events_link = _link(settings.redis_url, self.events)
             queue_link = events_link if same else _link(queue_url, self.queue_async)
@@ -81,11 +83,9 @@ class Runtime:
         self._sweeper: asyncio.Task | None = None
 
     async def start(self) -> None:
-        from services import worker
-
         self.loop = asyncio.get_running_loop()
         self._kick = asyncio.Event()
-        self._kicker = asyncio.create_task(self._kick_forever(worker.enqueue_drain))
+        self._kicker = asyncio.create_task(self._kick_forever(enqueue_drain))
         self._sweeper = asyncio.create_task(self._sweep_forever())
         self._kick.set()  # a first drain picks up whatever a previous process left dirty
 
@@ -115,7 +115,7 @@ class Runtime:
             await self._kick.wait()
             self._kick.clear()
             try:
-                await asyncio.to_thread(enqueue, self)
+                await asyncio.to_thread(enqueue, self.rq)
             except Exception:
                 log.exception("enqueue_failed")
                 await asyncio.sleep(0.5)

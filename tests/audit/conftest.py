@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from services.settings import Settings
+from services.ops.settings import Settings
 from tests.service.conftest import anyio_backend, api, app, embedded_worker  # noqa: F401 (fixtures used by name)
 
 

@@ -8,8 +8,8 @@ import uuid
 import httpx
 
 from domain.games import get_game
-from services.gateway import create_app
-from services.settings import Settings
+from services.gateway.app import create_app
+from services.ops.settings import Settings
 
 
 async def _export(game_id: str, seats: int, timeout: float) -> bytes:

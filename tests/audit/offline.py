@@ -1,5 +1,5 @@
 """An export made without the service: a bot match played in memory, sealed exactly as the service
-seals its log (services/store.py) under a charter. For benchmarks and quick checks."""
+seals its log (services/store/event_store.py) under a charter. For benchmarks and quick checks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from domain.games import get_game, make_bot
 from domain.kernel import Table, bot_turn
 from domain.kernel.rng import DERIVATION
 from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, export_lines
-from services.store import Cause, seal
+from services.store.event_store import Cause, seal
 
 
 def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = None, bot: str = "random") -> bytes:

@@ -13,7 +13,7 @@ import pytest
 from domain.games import game_ids
 from domain.heros_tavern import GAME
 from projections.audit import AuditFailure, audit
-from services import logs
+from services.ops import logs
 from tests.audit.forgery import change_byte, envelopes, file_of, line_of, lines_of, rechain, with_seed
 from tests.audit.matches import exported
 

@@ -23,7 +23,7 @@ from projections.audit import AuditFailure, audit, verify_chain
 from projections.replay import frames
 from projections.upcasting import UpcastError, event_decoder, upcast
 from tests.service.client import bearer, create
-from tests.service.test_contract import wait_finished
+from tests.service.gateway.test_contract import wait_finished
 
 FIXTURE = Path(__file__).parent / "fixtures" / "heros-tavern-rules-1.jsonl"
 

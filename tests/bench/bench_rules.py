@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from domain.bots.random_bot import RandomBot
 from domain.heros_tavern import GAME
 from domain.kernel import fold, play
-from services.simulate import simulate
+from services.cli.simulate import simulate
 
 
 def fold_rate(matches: int, runs: int, seats: int = 4) -> float:

@@ -8,7 +8,7 @@ import json
 from domain.bots.random_bot import RandomBot
 from domain.heros_tavern import GAME
 from domain.kernel import play
-from services.simulate import simulate
+from services.cli.simulate import simulate
 
 
 def match_lines(bots: list[str], matches: int, seats: int = 4, seed: str = "7") -> list[dict]:

@@ -10,7 +10,7 @@ import pytest
 from domain.games import make_bot
 from domain.kernel import play
 from domain.mercenaries import GAME
-from services.simulate import simulate
+from services.cli.simulate import simulate
 
 
 @pytest.mark.parametrize("greedy_seat", [0, 1])

@@ -19,10 +19,10 @@ import redis
 import redis.asyncio
 import uvicorn
 
-from services.gateway import create_app
-from services.resp import Pooled
-from services.settings import Settings
-from services.wire import Wire
+from services.gateway.app import create_app
+from services.ops.settings import Settings
+from services.store.resp import Pooled
+from services.store.wire import Wire
 
 
 def free_port() -> int:

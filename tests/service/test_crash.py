@@ -15,7 +15,7 @@ import redis
 from domain.games import get_game
 from domain.kernel import fold
 from projections.views import envelope
-from services import keys
+from services.store import keys
 from tests.service.client import bearer, create, seat_token, view
 from tests.service.conftest import free_port, service_env, wait_healthy
 

@@ -13,7 +13,7 @@ import httpx
 import msgspec
 import pytest
 
-from services.gateway import create_app
+from services.gateway.app import create_app
 from tests.service.client import bearer, create, seat_token, view, wait_for
 
 pytestmark = pytest.mark.anyio

@@ -12,7 +12,7 @@ from domain.games import get_game
 from domain.kernel import play
 from domain.tavern_masters import GAME
 from domain.tavern_masters.bot import GreedyBot
-from services.simulate import simulate
+from services.cli.simulate import simulate
 
 MODES = [(4, "competitive"), (3, "cooperative"), (1, "solo")]
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from domain.games import get_game
-from services.simulate import simulate
+from services.cli.simulate import simulate
 
 GAME = get_game("taverna")
 

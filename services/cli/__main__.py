@@ -1,0 +1,5 @@
+import sys
+
+from services.cli.main import main
+
+sys.exit(main())

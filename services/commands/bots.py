@@ -1,0 +1,53 @@
+"""Bot seats: played by the projection job right after it writes a match's views, each bot
+deciding from its seat's view envelope (what that seat's player would see) and legal only.
+
+Played there, a bot turn is under the projector's lease: a worker killed after the views and
+before the bot's command is redone by the next job, and the idempotency key stops a double."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from domain.games import make_bot
+from domain.kernel import Rng
+from projections.views import field
+from services.commands.handling import Handler
+from services.commands.matches import Match
+from services.ops import logs
+
+V = TypeVar("V")
+C = TypeVar("C")
+log = logs.get("tavern.bots")
+
+
+class SeatView(msgspec.Struct, Generic[V, C]):
+    """The part of a stored view envelope a bot reads, decoded into the game's own types."""
+
+    version: int
+    view: V
+    legal: list[C]
+
+
+class Bots:
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self._types: dict[str, Any] = {}
+
+    async def play(self, match: Match, version: int, views: dict[str, bytes]) -> None:
+        """Every bot seat that may act in these views (just written, at ``version``) sends one command."""
+        game = match.game
+        decoder = self._types.get(game.id)
+        if decoder is None:
+            decoder = self._types[game.id] = msgspec.json.Decoder(SeatView[game.view_type, game.command_type])
+        for seat in match.bots:
+            seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
+            if not seen.legal:
+                continue
+            bot = make_bot(game, match.bot_kind)
+            command = bot.choose(seen.view, seen.legal, Rng(match.seed, version, f"bot:{seat}"))
+            # the key makes a redo (a worker killed after sending) send nothing twice
+            answer = await self.handler.submit(match, seat, command, idempotency=f"bot:{version}")
+            if answer.status != 200:
+                log.info("bot_refused", match_id=match.id, seat=seat, status=answer.status)

@@ -1,0 +1,58 @@
+"""Seat entropy (docs/AUDIT.md): a match created with ``"seat_entropy": true`` deals nothing until
+every played seat has sent ``POST /v1/matches/{id}/entropy {"entropy": "..."}``. The server's seed
+was committed before any contribution, so it cannot steer the deal; no seat knows the seed, so no
+seat can either. The contributions are written on the opening entries, where the auditor finds them."""
+
+from __future__ import annotations
+
+import msgspec
+
+from services.commands.folds import Folds
+from services.commands.matches import Match, Matches
+
+
+class Refused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class Contribution(msgspec.Struct, forbid_unknown_fields=True):
+    entropy: str
+
+
+class Contributed(msgspec.Struct):
+    seat: int
+    waiting_for: list[int]  # the seats whose entropy is still missing
+    opened: bool  # True once the opening deal is in the log
+
+
+def key(match_id: str) -> str:
+    """Hash: seat -> its contribution, until the opening (same hash tag as the match's other keys)."""
+    return f"match:{{{match_id}}}:entropy"
+
+
+async def contribute(matches: Matches, folds: Folds, match: Match, seat: int | None, body: bytes) -> Contributed:
+    """Keep one seat's contribution; the last one missing opens the match (the caller then has its
+    views projected). Refused otherwise."""
+    if seat is None:
+        raise Refused(403, "spectator", "a spectator has no entropy to give")
+    try:
+        given = msgspec.json.decode(body, type=Contribution)
+    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
+        raise Refused(400, "bad_request", str(problem)) from problem
+    if not 1 <= len(given.entropy) <= 256:
+        raise Refused(400, "bad_request", "entropy is 1 to 256 characters")
+    if seat not in match.entropy_seats:
+        raise Refused(422, "entropy_not_expected", "this match does not wait for this seat's entropy")
+    if (await folds.load(match)).version > 0:
+        raise Refused(422, "match_started", "the opening deal is done: entropy is taken before it only")
+    redis = matches.redis
+    if not await redis.hsetnx(key(match.id), str(seat), given.entropy):
+        raise Refused(422, "entropy_already_given", "this seat has sent its entropy")
+    stored = await redis.hgetall(key(match.id))
+    entropy = {k.decode(): v.decode() for k, v in stored.items()}
+    missing = [other for other in match.entropy_seats if str(other) not in entropy]
+    if not missing:
+        await matches.open(match, entropy)  # False when a concurrent last contribution won
+    return Contributed(seat, missing, not missing)

@@ -1,0 +1,155 @@
+"""Command handling: decode, decide against the current fold, append conditionally, answer.
+
+A conflict (another command appended first: normal in simultaneous phases) means: reload the
+tail, decide again, a bounded number of times. A refused command appends nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Command, Rng, RulesError
+from services.commands.folds import Folded, Folds
+from services.commands.matches import Match
+from services.commands.schemas import Accepted, error
+from services.ops import logs
+from services.ops.metrics import Metrics
+from services.store import keys
+from services.store.event_store import Cause, EventStore, seal
+
+log = logs.get("tavern.commands")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    status: int
+    body: bytes
+
+
+class BadCommand(Exception):
+    """Not a command of this game (API.md's 400)."""
+
+
+_typed: dict[str, msgspec.json.Decoder] = {}  # game id -> a decoder of its commands
+
+
+def decode_command(match: Match, body: bytes) -> tuple[Command, int | None]:
+    """The command and its ``expected_version``; BadCommand for anything msgspec refuses."""
+    if b"expected_version" not in body:
+        # most commands: decoded straight into their Struct, not through a dict (a tenth of the
+        # gateway's own CPU per command); anything refused is tried and worded by the path below
+        game = match.game
+        decoder = _typed.get(game.id) or _typed.setdefault(game.id, msgspec.json.Decoder(game.command_type))
+        try:
+            return decoder.decode(body), None
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass
+    try:
+        raw = msgspec.json.decode(body)
+        if not isinstance(raw, dict):
+            raise BadCommand("a command is a JSON object")
+        expected = raw.pop("expected_version", None)
+        if expected is not None and (type(expected) is not int or expected < 0):
+            raise BadCommand("expected_version is a non-negative integer")
+        return msgspec.convert(raw, match.game.command_type), expected
+    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
+        raise BadCommand(str(problem)) from problem
+
+
+class Handler:
+    def __init__(self, store: EventStore, folds: Folds, metrics: Metrics, attempts: int, projection: Any) -> None:
+        self.store = store
+        self.folds = folds
+        self.metrics = metrics
+        self.attempts = attempts
+        # .appended(match_id, enqueue): after an append, make sure the projection will run
+        self.projection = projection
+        # match id -> the fold after the newest command of this process still being appended.
+        # The next command is decided after it rather than waiting: simultaneous seats' commands
+        # leave in the same pipeline, chained (append.lua checks the hash they follow), instead
+        # of one round trip each behind a lock. If one fails, those chained after it fail too
+        # and are decided again on a fresh read.
+        self._tips: dict[str, Folded] = {}
+
+    async def submit(
+        self, match: Match, seat: int, command: Command, expected: int | None = None, idempotency: str | None = None
+    ) -> Answer:
+        command_id = secrets.token_hex(8)
+        with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
+            answer = await self._submit(match, seat, command, expected, idempotency, command_id)
+            outcome = {200: "accepted", 409: "conflict", 422: "refused"}.get(answer.status, str(answer.status))
+            self.metrics.commands.inc(outcome)
+            log.info("command", type=type(command).__name__, status=answer.status)
+            return answer
+
+    async def _submit(
+        self, match: Match, seat: int, command: Command, expected: int | None, idempotency: str | None, command_id: str
+    ) -> Answer:
+        idem_key = keys.idempotency(match.id, seat, idempotency) if idempotency is not None else None
+        if idem_key is not None:
+            prior = await self.store.recall(idem_key)
+            if prior is not None:
+                return _decode_answer(prior)
+        game = match.game
+        cause = Cause(command_id, seat, idempotency, command)
+        # First try the cached fold without reading Redis: the append is conditional anyway, and
+        # with one gateway per match the cache is usually current. Anything it says no to is
+        # checked again against a fresh read before the client hears it.
+        folded = self._tips.get(match.id) or self.folds.cached(match)
+        for _ in range(self.attempts):
+            fresh = folded is None or (expected is not None and expected != folded.version)
+            if fresh:
+                folded = await self.folds.load(match)
+            if expected is not None and expected != folded.version:
+                return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
+            try:
+                if folded.version == 0:  # the opening waits for the seats' entropy (docs/AUDIT.md)
+                    raise RulesError("waiting_for_entropy", "the match opens once every seat has sent its entropy")
+                events = game.decide(folded.state, command, seat, Rng(folded.seed, folded.version))
+            except RulesError as refusal:
+                if not fresh:
+                    folded = None
+                    continue
+                answer = Answer(422, error(refusal.code, refusal.message))
+                if idem_key is None:
+                    return answer
+                return _decode_answer(await self.store.remember(idem_key, _encode_answer(answer)))
+            records = seal(events, folded.version + 1, folded.last_hash, cause)
+            version = folded.version + len(records)
+            shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
+            answer = Answer(200, msgspec.json.encode(Accepted(version, shown)))
+            after = self._tips[match.id] = self.folds.apply(match, folded, records)
+            started = time.perf_counter()
+            try:
+                appended = await self.store.append(match.id, folded.version, records, idem_key, _encode_answer(answer))
+            finally:
+                if self._tips.get(match.id) is after:
+                    del self._tips[match.id]  # the newest in flight is done
+            self.metrics.append_seconds.observe(time.perf_counter() - started)
+            if appended.outcome == "ok":
+                self.folds.keep(match, after)
+                await self.projection.appended(match.id, appended.enqueue)
+                return answer
+            self._tips.pop(match.id, None)  # those decided after this one fail as well
+            if appended.outcome == "duplicate":
+                return _decode_answer(appended.prior)
+            folded = None  # a conflict: reload the tail and decide again
+            if expected is not None:
+                return Answer(
+                    409, error("stale_version", f"the match is at version {appended.version}", appended.version)
+                )
+        return Answer(409, error("contention", "the match changed under every attempt; send it again", None))
+
+
+def _encode_answer(answer: Answer) -> bytes:
+    return b"%d " % answer.status + answer.body
+
+
+def _decode_answer(stored: bytes) -> Answer:
+    status, _, body = stored.partition(b" ")
+    return Answer(int(status), body)

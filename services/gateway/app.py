@@ -1,0 +1,286 @@
+"""The Starlette gateway: every endpoint of API.md, plus /healthz, /metrics and /openapi.json."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from domain.games import game_ids, get_game
+from domain.kernel import RulesError
+from projections.chain import export_lines
+from projections.replay import frames
+from projections.upcasting import event_decoder
+from projections.views import all_views, field
+from services.commands import entropy
+from services.commands.matches import Match
+from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
+from services.gateway import access, openapi
+from services.gateway.access import ApiError
+from services.gateway.asgi import Endpoint, match_in
+from services.gateway.command_endpoint import LEAF as COMMANDS
+from services.gateway.command_endpoint import post_command
+from services.gateway.sse import Hub
+from services.gateway.stream_endpoint import LEAF as STREAM
+from services.gateway.stream_endpoint import get_stream
+from services.ops.settings import Settings
+from services.projector import worker
+from services.runtime import Runtime
+
+JSON = "application/json"
+
+
+def json_response(value: Any, status: int = 200) -> Response:
+    return Response(msgspec.json.encode(value), status_code=status, media_type=JSON)
+
+
+def runtime_of(request: Request) -> Runtime:
+    return request.app.state.runtime
+
+
+async def authorize(request: Request) -> tuple[Match, int | None]:
+    """The match and the caller's seat (None for the spectator), or the API's 404/401/403."""
+    authorization = request.headers.get("authorization", "")
+    return await access.authorize(runtime_of(request), request.path_params["match_id"], authorization)
+
+
+def game_info(game_id: str) -> GameInfo:
+    game = get_game(game_id)
+    options = [{"name": o.name, "choices": list(o.choices), "default": o.default} for o in game.options]
+    schemas = {
+        "commands": msgspec.json.schema(game.command_type),
+        "events": msgspec.json.schema(game.event_type),
+        "view": msgspec.json.schema(game.view_type),
+    }
+    bots = ["random", *game.bots]
+    return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas)
+
+
+async def list_games(request: Request) -> Response:
+    return json_response([game_info(game_id) for game_id in game_ids()])
+
+
+async def create_match(request: Request) -> Response:
+    try:
+        asked = msgspec.json.decode(await request.body(), type=CreateMatch)
+    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
+        raise ApiError(400, "bad_request", str(problem)) from problem
+    runtime = runtime_of(request)
+    try:
+        created = await runtime.matches.create(
+            asked.game, asked.seats, asked.options, asked.bots, asked.bot, asked.seat_entropy
+        )
+    except RulesError as refusal:
+        raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
+    await runtime.appended(created.match.id)
+    seats = [SeatToken(seat, token) for seat, token in enumerate(created.seat_tokens)]
+    body = MatchCreated(created.match.id, seats, created.spectator_token, created.match.seed_commitment)
+    return json_response(body, 201)
+
+
+async def current_view(runtime: Runtime, match: Match, seat: int | None) -> bytes:
+    """The stored view; computed from the log if the projector has not written it yet."""
+    raw = await runtime.store.view(match.id, field(seat))
+    if raw is None:
+        folded = await runtime.folds.load(match)
+        raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)[field(seat)]
+    return raw
+
+
+async def get_view(request: Request) -> Response:
+    match, seat = await authorize(request)
+    return Response(await current_view(runtime_of(request), match, seat), media_type=JSON)
+
+
+def int_param(request: Request, name: str, default: int | None) -> int | None:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError as problem:
+        raise ApiError(400, "bad_query", f"{name} is an integer") from problem
+
+
+async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bool]:
+    """The match, caller's seat, fold, records and whether the match is over (all is revealed)."""
+    match, seat = await authorize(request)
+    runtime = runtime_of(request)
+    folded = await runtime.folds.load(match)
+    records = await runtime.store.read(match.id, 0, folded.version)
+    return match, seat, folded, records, match.game.result(folded.state) is not None
+
+
+async def events(request: Request) -> Response:
+    after = max(0, int_param(request, "after", 0) or 0)
+    match, seat = await authorize(request)
+    runtime = runtime_of(request)
+    records = await runtime.store.read(match.id, after)
+    finished = match.game.result((await runtime.folds.load(match)).state) is not None
+    decode = event_decoder(match.game, match.rules_version)
+    out = []
+    for record in records:
+        envelope = record.envelope
+        item: dict[str, Any] = {"version": envelope.version, "type": envelope.type, "time": envelope.time}
+        cause = envelope.command
+        if finished:
+            item |= {"event": envelope.event, "command": cause, "prev": envelope.prev, "hash": record.hash}
+        else:
+            # no hashes while running: a hash of a hidden pick could be matched by trying every card
+            item["event"] = match.game.event_view(decode(envelope.event), seat)
+            own = cause.seat is not None and cause.seat == seat
+            item["command"] = {
+                "id": cause.id,
+                "seat": cause.seat,
+                "idempotency_key": cause.idempotency_key if own else None,
+            }
+        out.append(item)
+    return json_response(out)
+
+
+async def replay(request: Request) -> Response:
+    match, seat, _, records, finished = await log_so_far(request)
+    viewer = int_param(request, "seat", seat) if finished else None
+    if viewer is not None and not 0 <= viewer < match.setup.seats:
+        raise ApiError(400, "bad_query", "no such seat")
+    decode = event_decoder(match.game, match.rules_version)
+    events = [decode(record.envelope.event) for record in records]
+    return json_response(list(frames(match.game, match.setup, events, viewer, finished)))
+
+
+async def export(request: Request) -> Response:
+    match, _, _, records, finished = await log_so_far(request)
+    if not finished:
+        raise ApiError(409, "match_running", "a match is exported once it is finished (the seed is revealed then)")
+    body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
+    return Response(body, media_type="application/x-ndjson")
+
+
+async def give_entropy(request: Request) -> Response:
+    match, seat = await authorize(request)
+    runtime = runtime_of(request)
+    try:
+        given = await entropy.contribute(runtime.matches, runtime.folds, match, seat, await request.body())
+    except entropy.Refused as refusal:
+        raise ApiError(refusal.status, refusal.code, refusal.message) from refusal
+    if given.opened:
+        await runtime.appended(match.id)
+    return json_response(given)
+
+
+async def healthz(request: Request) -> Response:
+    await runtime_of(request).events.ping()
+    return json_response({"status": "ok"})
+
+
+async def metrics(request: Request) -> Response:
+    return Response(runtime_of(request).metrics.text(), media_type="text/plain; version=0.0.4")
+
+
+async def openapi_json(request: Request) -> Response:
+    return Response(request.app.state.openapi, media_type=JSON)
+
+
+class Floor(msgspec.Struct, forbid_unknown_fields=True):
+    type: str
+    card: str = ""
+    expected_version: int | None = None
+
+
+_floor = msgspec.json.Decoder(Floor)
+
+
+async def bench_floor(request: Request) -> Response:
+    """The floor of any event-sourced write over HTTP (decode one command, one XADD): the
+    benchmark's yardstick, served only with TAVERN_BENCH=1."""
+    command = _floor.decode(await request.body())
+    entry = await runtime_of(request).events.xadd("bench:{floor}", {"b": command.type}, maxlen=1000, approximate=True)
+    return json_response({"id": entry.decode()})
+
+
+async def api_error(request: Request, problem: Exception) -> Response:
+    assert isinstance(problem, ApiError)
+    return Response(error(problem.code, problem.message), status_code=problem.status, media_type=JSON)
+
+
+ROUTES = [
+    Route("/v1/games", list_games),
+    Route("/v1/matches", create_match, methods=["POST"]),
+    Route("/v1/matches/{match_id}/commands", Endpoint(post_command), methods=["POST"]),
+    Route("/v1/matches/{match_id}/view", get_view),
+    Route("/v1/matches/{match_id}/stream", Endpoint(get_stream), methods=["GET"]),
+    Route("/v1/matches/{match_id}/events", events),
+    Route("/v1/matches/{match_id}/replay", replay),
+    Route("/v1/matches/{match_id}/export", export),
+    Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
+    Route("/healthz", healthz),
+    Route("/metrics", metrics),
+    Route("/openapi.json", openapi_json),
+]
+# the web client, mounted at "/" after every other route: a mount there answers every path it reaches
+WEB = Mount("/", StaticFiles(directory=Path(__file__).parent / "web", html=True), name="web")
+
+
+def create_app(settings: Settings, runtime: Runtime | None = None, embedded_worker: bool | None = None) -> Starlette:
+    """The gateway; with an embedded Redis (or ``embedded_worker``) an RQ worker runs in a thread."""
+    runtime = runtime or Runtime(settings)
+    run_worker = settings.embedded if embedded_worker is None else embedded_worker
+    routes = list(ROUTES)
+    if os.environ.get("TAVERN_BENCH") == "1":
+        routes.append(Route("/bench/floor", bench_floor, methods=["POST"]))
+    routes.append(WEB)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async def current(match_id: str, seat: int | None) -> bytes | None:
+            match = await runtime.matches.get(match_id)
+            return None if match is None else await current_view(runtime, match, seat)
+
+        hub = Hub(runtime.events, current, runtime.metrics)
+        app.state.runtime, app.state.hub = runtime, hub
+        app.state.openapi = msgspec.json.encode(openapi.document())
+        await runtime.start()
+        await hub.start()
+        thread_worker = None
+        if run_worker:
+            worker.install(runtime)
+            thread_worker = worker.start_thread_worker(runtime)
+        try:
+            yield
+        finally:
+            if thread_worker is not None:
+                thread_worker.stop()
+                # let its job end while the loop still runs: a job that posted a drain to a loop
+                # being shut down raced the loop's own cancelling of its tasks
+                await asyncio.to_thread(thread_worker.thread.join, 5)
+            await hub.stop()
+            await runtime.stop()
+
+    return Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+
+
+BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}
+
+
+class Gateway(Starlette):
+    """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py),
+    with the scope Starlette's router would have given them."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            leaf = scope["path"].rpartition("/")[2]
+            handle = BARE.get((scope["method"], leaf))
+            if handle is not None and (match_id := match_in(scope["path"], leaf)) is not None:
+                scope["app"], scope["path_params"] = self, {"match_id": match_id}
+                return await handle(scope, receive, send)
+        await super().__call__(scope, receive, send)

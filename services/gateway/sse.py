@@ -1,0 +1,196 @@
+"""Server-Sent Events: one Redis subscription per gateway process; a notice carries a match's new
+views, and each open stream of that match here sends its seat's view if newer than the last one
+it sent. After a (re)subscription, one HMGET per match catches up what may have been missed."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+
+from projections.views import field
+from services.ops import logs
+from services.ops.metrics import Metrics
+from services.projector import notices
+from services.store import keys
+
+log = logs.get("tavern.sse")
+KEEPALIVE_S = 15.0
+HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+class Versioned(msgspec.Struct):
+    version: int
+
+
+_version = msgspec.json.Decoder(Versioned)
+
+
+class Listener:
+    """One open stream: the newest view offered to it, and a wake-up."""
+
+    __slots__ = ("gone", "latest", "ping", "quiet", "raw", "seat", "wake")
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.latest = 0
+        self.raw = b""
+        self.wake = asyncio.Event()
+        self.quiet = False  # nothing sent since the hub's last keepalive tick
+        self.ping = False  # send a keepalive comment
+        self.gone = False  # the client went away
+
+    def offer(self, raw: bytes, version: int | None = None) -> None:
+        version = _version.decode(raw).version if version is None else version
+        if version > self.latest:
+            self.latest, self.raw = version, raw
+            self.wake.set()
+
+
+# (match id, seat) -> the seat's current view: the stored one, or the fold's if none is stored yet
+Current = Callable[[str, int | None], Awaitable[bytes | None]]
+
+
+class Hub:
+    def __init__(self, redis: Any, current: Current, metrics: Metrics, keepalive_s: float = KEEPALIVE_S) -> None:
+        self.redis = redis
+        self.keepalive_s = keepalive_s
+        self.current = current
+        self.metrics = metrics
+        self.listeners: dict[str, set[Listener]] = defaultdict(set)
+        self._task: asyncio.Task | None = None
+        self._ticker: asyncio.Task | None = None
+        self._subscribed = asyncio.Event()
+        self._fetching: set[str] = set()
+        self._again: set[str] = set()
+        self._tasks: set[asyncio.Task] = set()
+
+    async def start(self) -> None:
+        self._subscribed = asyncio.Event()
+        self._task = asyncio.create_task(self._listen_forever())
+        self._ticker = asyncio.create_task(self._keep_alive())
+        await self._subscribed.wait()
+
+    async def stop(self) -> None:
+        for task in (self._task, self._ticker):
+            if task is not None:
+                task.cancel()
+
+    async def _keep_alive(self) -> None:
+        # One timer for every stream of the gateway, rather than a timeout around each wait (a
+        # task and a timer per view sent): a stream quiet for a whole tick gets a comment.
+        while True:
+            await asyncio.sleep(self.keepalive_s)
+            for listeners in self.listeners.values():
+                for listener in listeners:
+                    if listener.quiet:
+                        listener.ping = True
+                        listener.wake.set()
+                    listener.quiet = True
+
+    async def _listen_forever(self) -> None:
+        while True:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(keys.NOTICES)
+                self._subscribed.set()
+                for match_id in list(self.listeners):
+                    self._fetch(match_id)  # (re)subscribed: a notice may have been missed meanwhile
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is not None:
+                        self.notify(message["data"])
+            except asyncio.CancelledError:
+                await pubsub.aclose()
+                raise
+            except Exception:
+                log.exception("subscription_lost")
+                await asyncio.sleep(0.5)
+
+    def notify(self, data: bytes) -> None:
+        now = time.time()
+        for written in notices.decode(data):
+            self.metrics.projection_lag.observe(max(0.0, now - written.appended_at))
+            for listener in self.listeners.get(written.match_id, ()):
+                raw = written.views.get(field(listener.seat))
+                if raw is not None:
+                    listener.offer(raw, written.version)
+
+    def _fetch(self, match_id: str) -> None:
+        """Read the match's views once for all its streams here (one HMGET, not one per stream)."""
+        if match_id in self._fetching:
+            self._again.add(match_id)
+        else:
+            self._fetching.add(match_id)
+            task = asyncio.create_task(self._deliver(match_id))
+            self._tasks.add(task)  # held until done, or the loop could collect it mid-flight
+            task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, match_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(match_id)
+                listeners = list(self.listeners.get(match_id, ()))
+                if not listeners:
+                    return
+                fields = sorted({field(listener.seat) for listener in listeners})
+                found = dict(zip(fields, await self.redis.hmget(keys.views(match_id), fields), strict=True))
+                for listener in listeners:
+                    if found[field(listener.seat)] is not None:
+                        listener.offer(found[field(listener.seat)])
+                if match_id not in self._again:
+                    return
+        except Exception:
+            log.exception("delivery_failed", match_id=match_id)
+        finally:
+            self._fetching.discard(match_id)
+
+    async def serve(self, match_id: str, seat: int | None, last_id: int, receive: Any, send: Any) -> None:
+        """The SSE answer (bare ASGI): the current view if newer than ``last_id``, then each newer
+        one, until the client goes away."""
+        listener = Listener(seat)
+        listener.latest = last_id
+        self.listeners[match_id].add(listener)  # before the first read: no notice falls between
+        self.metrics.open_streams += 1
+        watcher = asyncio.create_task(_until_gone(receive, listener))
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+            current = await self.current(match_id, seat)
+            if current is not None:
+                listener.offer(current)
+            sent = last_id
+            while True:
+                await listener.wake.wait()
+                listener.wake.clear()
+                if listener.gone:
+                    return
+                if listener.latest > sent:
+                    sent = listener.latest
+                    listener.quiet = listener.ping = False
+                    frame = b"event: view\nid: %d\ndata: %s\n\n" % (sent, listener.raw)
+                    await send({"type": "http.response.body", "body": frame, "more_body": True})
+                elif listener.ping:
+                    listener.ping = False
+                    await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+        finally:
+            watcher.cancel()
+            self.metrics.open_streams -= 1
+            self.listeners[match_id].discard(listener)
+            if not self.listeners[match_id]:
+                del self.listeners[match_id]
+
+
+async def _until_gone(receive: Any, listener: Listener) -> None:
+    """Wake the stream once its client has gone (the server only says so on ``receive``)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    listener.gone = True
+    listener.wake.set()

@@ -1,0 +1,227 @@
+"""The event store: one Redis stream per match, appended to by one Lua script (append.lua).
+
+An entry's id is ``{version}-0``; its fields are ``b``, the envelope body (JSON: version, type,
+event, the causing command itself, time, the previous entry's hash) and ``h``, the SHA-256 of ``b``. So
+the log is a hash chain anyone can check from the first entry on; entry 1 chains to the
+SHA-256 of the match's charter (projections/chain.py, docs/AUDIT.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from redis.exceptions import NoScriptError
+
+from projections.chain import LEGACY_GENESIS, Cause, Envelope
+from services.store import keys, resp
+from services.store.batching import Batched
+
+STAGED_TTL_MS = 60_000  # a staging hash left by a write cut off between its HSET and promote.lua
+GENESIS = LEGACY_GENESIS  # the "previous hash" of version 1 in a log without a charter
+_HERE = Path(__file__).parent
+
+
+def script(path: Path) -> str:
+    """A Lua script's source: each script sits beside the module that loads it."""
+    return path.read_text()
+
+
+def marking(path: Path) -> str:
+    """A script that marks matches dirty: dirty.lua's function first, then the script's own body."""
+    return script(_HERE / "dirty.lua") + script(path)
+
+
+class Record(msgspec.Struct, frozen=True):
+    """One stored entry: its body decoded, the body's bytes and its hash."""
+
+    envelope: Envelope
+    body: bytes
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    outcome: str  # "ok" | "conflict" | "duplicate"
+    version: int = 0
+    prior: bytes = b""  # the remembered answer of a duplicate
+    enqueue: bool | None = None  # marked dirty by the append: whether a drain job must be queued
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A registered script with its keys and arguments."""
+
+    script: Any
+    keys: list[str]
+    args: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ViewsAt:
+    """A match's view envelopes at one version, by storage field (``s:{seat}``, ``spectator``)."""
+
+    match_id: str
+    version: int
+    fields: dict[str, bytes]
+
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Envelope)
+
+
+def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | None = None) -> list[Record]:
+    """Envelopes for events to be appended from version ``first`` on, each chained to the last."""
+    now = time.time() if now is None else now
+    records = []
+    for offset, event in enumerate(events):
+        payload = msgspec.Raw(_encoder.encode(event))
+        envelope = Envelope(first + offset, type(event).__struct_config__.tag, payload, cause, now, prev)
+        body = _encoder.encode(envelope)
+        prev = hashlib.sha256(body).hexdigest()
+        records.append(Record(envelope, body, prev))
+    return records
+
+
+async def run_scripts(
+    link: resp.Link, calls: list[Call], then: tuple[Any, ...] = (), before: Sequence[list[Any]] = ()
+) -> list[Any]:
+    """Run registered scripts by EVALSHA in one write (services/store/resp.py; redis-py's script objects
+    would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last, and
+    the plain commands ``before`` first (an error in one of those is raised). An
+    error is answered in its call's place, for its caller alone. A script Redis does not know yet
+    is loaded and only its calls are sent again: the others have run, and an append run twice
+    would be a command decided twice."""
+    answers: list[Any] = [None] * len(calls)
+    todo = list(range(len(calls)))
+    for attempt in (1, 2):
+        commands = [["EVALSHA", calls[i].script.sha, len(calls[i].keys), *calls[i].keys, *calls[i].args] for i in todo]
+        if then:
+            commands.append(list(then))
+            then = ()
+        replies = await link.exchange([*before, *commands])
+        for answer in replies[: len(before)]:
+            reply(answer)
+        replies = replies[len(before) :]
+        before = ()
+        missing = []
+        for index, answer in zip(todo, replies, strict=False):
+            if isinstance(answer, NoScriptError) and attempt == 1:
+                missing.append(index)
+            else:
+                answers[index] = answer
+        if not missing:
+            return answers
+        sources = {calls[index].script.script for index in missing}
+        for loaded in await link.exchange([["SCRIPT", "LOAD", source] for source in sources]):
+            reply(loaded)
+        todo = missing
+    raise AssertionError("unreachable")
+
+
+def reply(answer: Any) -> Any:
+    """A script's answer from ``run_scripts``, raised if it is an error."""
+    if isinstance(answer, Exception):
+        raise answer
+    return answer
+
+
+def records_of(entries: list[Any]) -> list[Record]:
+    """The records of an XRANGE reply as Redis sends it: [id, [field, value, ...]] per entry."""
+    found = []
+    for _, flat in entries:
+        fields = dict(zip(flat[::2], flat[1::2], strict=True))
+        found.append(Record(_decoder.decode(fields[b"b"]), fields[b"b"], fields[b"h"].decode()))
+    return found
+
+
+def _xrange(match_id: str, after: int, upto: int | None = None) -> list[str]:
+    """The XRANGE of a match's entries with ``after < version <= upto`` (to the end without ``upto``)."""
+    return ["XRANGE", keys.log(match_id), f"{after + 1}-0", "+" if upto is None else f"{upto}-0"]
+
+
+class EventStore:
+    def __init__(
+        self, redis: Any, idempotency_ttl_s: int, marks_dirty: bool = False, link: resp.Link | None = None
+    ) -> None:
+        self.redis = redis
+        self.link = link or resp.Pooled(redis)  # the appends', reads' and views' path
+        self.ttl = idempotency_ttl_s
+        # with the projector's keys on this Redis, an append marks its match dirty in the same
+        # call, rather than the command waiting for a second round trip before it is answered
+        self.marks_dirty = marks_dirty
+        self._append = redis.register_script(marking(_HERE / "append.lua"))  # EVALSHA, loaded on first NOSCRIPT
+        self._promote = redis.register_script(script(_HERE / "promote.lua"))
+        self._appends = Batched(self.run)
+
+    async def append(
+        self, match_id: str, expected: int, records: list[Record], idempotency: str | None, answer: bytes
+    ) -> Appended:
+        """Run append.lua, in one write with the appends of other commands sent meanwhile."""
+        log = keys.log(match_id)
+        names = [log, idempotency or log, *((keys.DIRTY, keys.ACTIVE, keys.WAKE) if self.marks_dirty else ())]
+        after = records[0].envelope.prev if records else ""
+        args: list[Any] = [expected, after, answer, self.ttl, time.time(), match_id]
+        for record in records:
+            args += (record.body, record.hash)
+        result = reply(await self._appends(Call(self._append, names, args)))
+        outcome, value = result[0].decode(), result[1]
+        if outcome == "duplicate":
+            return Appended(outcome, prior=value)
+        if outcome == "ok" and self.marks_dirty:
+            return Appended(outcome, int(value), enqueue=bool(result[2]))
+        return Appended(outcome, version=int(value))
+
+    async def run(
+        self, calls: list[Call], before: Sequence[list[Any]] = (), then: tuple[Any, ...] = ()
+    ) -> list[Any]:
+        """The scripts' answers (or errors), sent in one write: run_scripts."""
+        return await run_scripts(self.link, calls, then, before)
+
+    async def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Record]:
+        """The entries with ``after < version <= upto`` (to the end without ``upto``)."""
+        (entries,) = await self.link.exchange([_xrange(match_id, after, upto)], reads=True)
+        return records_of(reply(entries))
+
+    async def read_tails(self, since: dict[str, int]) -> dict[str, list[Record]]:
+        """Each match's entries after the version given for it, all in one round trip."""
+        commands = [_xrange(match_id, after) for match_id, after in since.items()]
+        replies = await self.link.exchange(commands, reads=True)
+        return {match_id: records_of(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
+
+    async def remember(self, idempotency: str, answer: bytes) -> bytes:
+        """Keep a refusal under its idempotency key unless an answer is there already; the kept one."""
+        if await self.redis.set(idempotency, answer, ex=self.ttl, nx=True):
+            return answer
+        return await self.redis.get(idempotency) or answer
+
+    async def recall(self, idempotency: str) -> bytes | None:
+        return await self.redis.get(idempotency)
+
+    async def write_views(self, written: list[ViewsAt], channel: str, notice: bytes) -> None:
+        """Write each match's views with their checkpoint, only forwards (staged by a plain HSET,
+        then promote.lua), and publish one notice for them all, in one round trip. A notice may
+        carry views that another worker had already written as new: each is the fold of the same
+        log, and listeners keep the newest."""
+        token = secrets.token_hex(4)  # a staging hash of this write's own
+        staging: list[list[Any]] = []
+        calls = []
+        for views in written:
+            staged = keys.staged_views(views.match_id, token)
+            command: list[Any] = ["HSET", staged, "v", views.version]
+            for field, value in views.fields.items():
+                command += (field, value)
+            # a staging hash outlives its write only if the connection drops between the two
+            staging += (command, ["PEXPIRE", staged, STAGED_TTL_MS])
+            calls.append(Call(self._promote, [keys.views(views.match_id), staged], [views.version]))
+        for answer in await self.run(calls, before=staging, then=("PUBLISH", channel, notice)):
+            reply(answer)
+
+    async def view(self, match_id: str, field: str) -> bytes | None:
+        return await self.redis.hget(keys.views(match_id), field)
