@@ -17,13 +17,15 @@ from rq import Queue
 from services.commands.bots import Bots
 from services.commands.folds import Folds
 from services.commands.handling import Handler
+from services.commands.history import History
 from services.commands.matches import Matches
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
+from services.projector.archiver import Archiver
 from services.projector.jobs import enqueue_drain
 from services.projector.projector import Projector
-from services.store import keys, resp, wire
+from services.store import archive, keys, resp, wire
 from services.store.event_store import EventStore
 
 log = logs.get("tavern.runtime")
@@ -60,8 +62,19 @@ class Runtime:
         self.metrics = Metrics()
         events_link, queue_link, waiter = self.links
         self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same, link=events_link)
-        self.matches = Matches(self.events, self.store)
+        self.archive = _archive(settings)
+        self.matches = Matches(self.events, self.store, archived=self.archive)
         self.folds = Folds(self.store)
+        self.history = History(self.matches, self.store, self.folds, self.events)
+        self.archiver = self.archive and Archiver(
+            self.events,
+            self.queue_async,
+            self.matches,
+            self.store,
+            self.archive,
+            settings.archive_grace_s,
+            settings.idle_limit_s,
+        )
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
         self.projector = Projector(
@@ -81,6 +94,7 @@ class Runtime:
         self._kick = asyncio.Event()
         self._kicker: asyncio.Task | None = None
         self._sweeper: asyncio.Task | None = None
+        self._archiving: asyncio.Task | None = None
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -89,8 +103,14 @@ class Runtime:
         self._sweeper = asyncio.create_task(self._sweep_forever())
         self._kick.set()  # a first drain picks up whatever a previous process left dirty
 
+    def start_archiving(self) -> None:
+        """In a worker: archive and evict finished matches, end idle ones (projector/archiver.py)."""
+        if self.archiver is not None:
+            assert self.loop is not None, "start() first"
+            self._archiving = self.loop.create_task(self.archiver.run_forever(self.settings.archive_every_s))
+
     async def stop(self) -> None:
-        for task in (self._kicker, self._sweeper):
+        for task in (self._kicker, self._sweeper, self._archiving):
             if task is not None:
                 task.cancel()
         for link in self.links:
@@ -136,6 +156,12 @@ class Runtime:
                     self._kick.set()
             except Exception:
                 log.exception("sweep_failed")
+
+
+def _archive(settings: Settings) -> archive.Archive | None:
+    if settings.archive_s3_bucket:
+        return archive.S3Archive(settings.archive_s3_bucket, settings.archive_s3_endpoint, settings.archive_s3_prefix)
+    return archive.DirectoryArchive(settings.archive_dir) if settings.archive_dir else None
 
 
 def _link(url: str, client: Any) -> resp.Link:

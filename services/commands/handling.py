@@ -90,6 +90,8 @@ class Handler:
     async def _submit(
         self, match: Match, seat: int, command: Command, expected: int | None, idempotency: str | None, command_id: str
     ) -> Answer:
+        if match.ended or match.archived:
+            return _ENDED
         idem_key = keys.idempotency(match.id, seat, idempotency) if idempotency is not None else None
         if idem_key is not None:
             prior = await self.store.recall(idem_key)
@@ -138,12 +140,18 @@ class Handler:
             self._tips.pop(match.id, None)  # those decided after this one fail as well
             if appended.outcome == "duplicate":
                 return _decode_answer(appended.prior)
+            if appended.outcome == "ended":
+                return _ENDED
             folded = None  # a conflict: reload the tail and decide again
             if expected is not None:
                 return Answer(
                     409, error("stale_version", f"the match is at version {appended.version}", appended.version)
                 )
         return Answer(409, error("contention", "the match changed under every attempt; send it again", None))
+
+
+# abandoned (closed by the archiver) or archived: the log takes nothing more (append.lua)
+_ENDED = Answer(409, error("match_ended", "the match has ended and takes no more commands", None))
 
 
 def _encode_answer(answer: Answer) -> bytes:

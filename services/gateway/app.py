@@ -92,7 +92,7 @@ async def current_view(runtime: Runtime, match: Match, seat: int | None) -> byte
     """The stored view; computed from the log if the projector has not written it yet."""
     raw = await runtime.store.view(match.id, field(seat))
     if raw is None:
-        folded = await runtime.folds.load(match)
+        folded = await runtime.history.load(match)
         raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)[field(seat)]
     return raw
 
@@ -116,8 +116,9 @@ async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bo
     """The match, caller's seat, fold, records and whether the match is over (all is revealed)."""
     match, seat = await authorize(request)
     runtime = runtime_of(request)
-    folded = await runtime.folds.load(match)
-    records = await runtime.store.read(match.id, 0, folded.version)
+    match = await runtime.history.current(match)
+    folded = await runtime.history.load(match)
+    records = await runtime.history.read(match, 0, folded.version)
     return match, seat, folded, records, match.game.result(folded.state) is not None
 
 
@@ -125,8 +126,9 @@ async def events(request: Request) -> Response:
     after = max(0, int_param(request, "after", 0) or 0)
     match, seat = await authorize(request)
     runtime = runtime_of(request)
-    records = await runtime.store.read(match.id, after)
-    finished = match.game.result((await runtime.folds.load(match)).state) is not None
+    match = await runtime.history.current(match)
+    records = await runtime.history.read(match, after)
+    finished = match.game.result((await runtime.history.load(match)).state) is not None
     decode = event_decoder(match.game, match.rules_version)
     out = []
     for record in records:
@@ -162,7 +164,10 @@ async def export(request: Request) -> Response:
     match, _, _, records, finished = await log_so_far(request)
     if not finished:
         raise ApiError(409, "match_running", "a match is exported once it is finished (the seed is revealed then)")
-    body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
+    if match.archived:  # the archive holds the very bytes this would build
+        body = await runtime_of(request).history.archived_export(match)
+    else:
+        body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
     return Response(body, media_type="application/x-ndjson")
 
 
@@ -255,6 +260,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
         if run_worker:
             worker.install(runtime)
             thread_worker = worker.start_thread_worker(runtime)
+            runtime.start_archiving()
         try:
             yield
         finally:

@@ -22,6 +22,14 @@ class Settings:
     # projects one or two matches a step, at three round trips each, and the worker's CPU per
     # command doubles (deploy/README.md)
     min_tick_s: float = 0.002
+    # data lifecycle (services/projector/archiver.py, deploy/README.md): where finished matches go
+    archive_dir: str | None = None  # None: no archiving (the embedded default: nothing is kept anyway)
+    archive_s3_bucket: str | None = None  # an S3-compatible bucket instead of the directory
+    archive_s3_endpoint: str | None = None
+    archive_s3_prefix: str = ""
+    archive_grace_s: float = 3600.0  # a finished match stays in Redis this long before it is archived
+    idle_limit_s: float = 7 * 24 * 3600.0  # a match with no event for this long is ended as abandoned
+    archive_every_s: float = 5.0  # how often a worker looks for matches to archive
 
     @property
     def embedded(self) -> bool:
@@ -38,4 +46,11 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         lease_s=float(env.get("TAVERN_LEASE_S", "5")),
         tick_s=float(env.get("TAVERN_TICK_MS", "12")) / 1000,
         min_tick_s=float(env.get("TAVERN_MIN_TICK_MS", "2")) / 1000,
+        archive_dir=env.get("TAVERN_ARCHIVE_DIR") or (None if not env.get("REDIS_URL") else "tavern-archive"),
+        archive_s3_bucket=env.get("TAVERN_ARCHIVE_S3_BUCKET") or None,
+        archive_s3_endpoint=env.get("TAVERN_ARCHIVE_S3_ENDPOINT") or None,
+        archive_s3_prefix=env.get("TAVERN_ARCHIVE_S3_PREFIX", ""),
+        archive_grace_s=float(env.get("TAVERN_ARCHIVE_GRACE_S", "3600")),
+        idle_limit_s=float(env.get("TAVERN_IDLE_LIMIT_S", str(7 * 24 * 3600))),
+        archive_every_s=float(env.get("TAVERN_ARCHIVE_EVERY_S", "5")),
     )

@@ -163,6 +163,7 @@ class Projector:
             ]
         )
         await self.store.write_views(written, keys.NOTICES, notice)
+        await self._listed(moved)
         await asyncio.gather(
             *(self._bots(match, views) for (match, _), views in zip(moved, written, strict=True) if match.bots)
         )
@@ -171,6 +172,22 @@ class Projector:
         for views in written:
             log.debug("projected", match_id=views.match_id, version=views.version)
             self._projected[views.match_id] = views.version  # only now: a failed bot turn is redone
+
+    async def _listed(self, moved: list[tuple[Match, Folded]]) -> None:
+        """List the matches as live (by their newest event) or finished, for the archiver."""
+        live = {match.id: folded.last_time for match, folded in moved if match.game.result(folded.state) is None}
+        finished = [(match, folded) for match, folded in moved if match.id not in live]
+        async with self.queue.pipeline(transaction=False) as pipe:
+            if live:
+                pipe.zadd(keys.LIVE, live)
+            if finished:
+                done = [match.id for match, _ in finished]
+                pipe.zrem(keys.LIVE, *done).zadd(keys.FINISHED, dict.fromkeys(done, time.time()), nx=True)
+            await pipe.execute()
+        for match, folded in finished:
+            result = match.game.result(folded.state)
+            winners = list(result.winners) if result is not None else []
+            log.info("match_finished", match_id=match.id, game=match.game.id, version=folded.version, winners=winners)
 
     async def _bots(self, match: Match, views: ViewsAt) -> None:
         with logs.bind(match_id=match.id):

@@ -86,6 +86,7 @@ def run(settings: Settings) -> int:
     def serve_loop() -> None:
         asyncio.set_event_loop(loop)
         loop.run_until_complete(runtime.start())
+        runtime.start_archiving()
         ready.set()
         loop.run_forever()
 
