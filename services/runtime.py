@@ -14,12 +14,13 @@ import redis
 import redis.asyncio
 from rq import Queue
 
+from domain.games import game_ids
 from services.commands.bots import Bots
 from services.commands.folds import Folds
 from services.commands.handling import Handler
 from services.commands.history import History
 from services.commands.matches import Matches
-from services.ops import logs
+from services.ops import logs, metrics
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
 from services.projector.archiver import Archiver
@@ -60,6 +61,7 @@ class Runtime:
             self.links = [events_link, queue_link, _link(queue_url, self.queue_async)]
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()
+        metrics.prime(game_ids())
         events_link, queue_link, waiter = self.links
         self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same, link=events_link)
         self.archive = _archive(settings)
@@ -136,7 +138,8 @@ class Runtime:
             self._kick.clear()
             try:
                 await asyncio.to_thread(enqueue, self.rq)
-            except Exception:
+            except Exception as problem:
+                metrics.redis_error("enqueue", problem)
                 log.exception("enqueue_failed")
                 await asyncio.sleep(0.5)
                 self._kick.set()
@@ -151,10 +154,17 @@ class Runtime:
                 now = time.time()
                 async with self.queue_async.pipeline(transaction=False) as pipe:
                     pipe.zcount(keys.CLAIMED, "-inf", now).zcard(keys.DIRTY).zcount(keys.ACTIVE, now, "+inf")
-                    expired, dirty, running = await pipe.execute()
+                    pipe.zrange(keys.DIRTY, 0, 0, withscores=True)  # the oldest: the backlog's age
+                    for game_id in game_ids():
+                        pipe.zcard(keys.live(game_id))
+                    expired, dirty, running, oldest, *live = await pipe.execute()
                 if expired or (dirty and not running):
                     self._kick.set()
-            except Exception:
+                metrics.gauge_lifecycle(
+                    dirty, now - oldest[0][1] if oldest else 0.0, dict(zip(game_ids(), live, strict=True))
+                )
+            except Exception as problem:
+                metrics.redis_error("sweeper", problem)
                 log.exception("sweep_failed")
 
 

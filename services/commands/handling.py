@@ -16,7 +16,7 @@ import msgspec
 from domain.kernel import Command, Rng, RulesError
 from services.commands.folds import Folded, Folds
 from services.commands.matches import Match
-from services.commands.schemas import Accepted, error
+from services.commands.schemas import Accepted, ErrorBody, error
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.store import keys
@@ -82,9 +82,15 @@ class Handler:
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
             answer = await self._submit(match, seat, command, expected, idempotency, command_id)
-            outcome = {200: "accepted", 409: "conflict", 422: "refused"}.get(answer.status, str(answer.status))
-            self.metrics.commands.inc(outcome)
-            log.info("command", type=type(command).__name__, status=answer.status)
+            kind = type(command).__name__
+            if answer.status == 200:
+                self.metrics.command(match.game.id, kind, "accepted")
+                log.info("command", type=kind, status=200)
+            else:
+                code = _code.decode(answer.body).error.code
+                outcome = {409: "conflict", 422: "refused"}.get(answer.status, str(answer.status))
+                self.metrics.command(match.game.id, kind, outcome, code)
+                log.info("command", type=kind, status=answer.status, code=code)
             return answer
 
     async def _submit(
@@ -109,11 +115,13 @@ class Handler:
                 folded = await self.folds.load(match)
             if expected is not None and expected != folded.version:
                 return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
+            deciding = time.perf_counter()
             try:
                 if folded.version == 0:  # the opening waits for the seats' entropy (docs/AUDIT.md)
                     raise RulesError("waiting_for_entropy", "the match opens once every seat has sent its entropy")
                 events = game.decide(folded.state, command, seat, Rng(folded.seed, folded.version))
             except RulesError as refusal:
+                self.metrics.decide_seconds.observe(time.perf_counter() - deciding)
                 if not fresh:
                     folded = None
                     continue
@@ -121,6 +129,7 @@ class Handler:
                 if idem_key is None:
                     return answer
                 return _decode_answer(await self.store.remember(idem_key, _encode_answer(answer)))
+            self.metrics.decide_seconds.observe(time.perf_counter() - deciding)
             records = seal(events, folded.version + 1, folded.last_hash, cause)
             version = folded.version + len(records)
             shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
@@ -150,6 +159,7 @@ class Handler:
         return Answer(409, error("contention", "the match changed under every attempt; send it again", None))
 
 
+_code = msgspec.json.Decoder(ErrorBody)  # a refusal's code, for its log line and metric
 # abandoned (closed by the archiver) or archived: the log takes nothing more (append.lua)
 _ENDED = Answer(409, error("match_ended", "the match has ended and takes no more commands", None))
 

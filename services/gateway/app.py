@@ -33,11 +33,15 @@ from services.gateway.command_endpoint import post_command
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
+from services.gateway.traffic import counting, route_of
+from services.ops import logs
+from services.ops.metrics import CONTENT_TYPE, CREATED, Metrics
 from services.ops.settings import Settings
 from services.projector import worker
 from services.runtime import Runtime
 
 JSON = "application/json"
+log = logs.get("tavern.gateway")
 
 
 def json_response(value: Any, status: int = 200) -> Response:
@@ -83,6 +87,8 @@ async def create_match(request: Request) -> Response:
     except RulesError as refusal:
         raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
     await runtime.appended(created.match.id)
+    CREATED.labels(created.match.game.id).inc()
+    log.info("match_created", match_id=created.match.id, game=created.match.game.id, seats=asked.seats, bots=asked.bots)
     seats = [SeatToken(seat, token) for seat, token in enumerate(created.seat_tokens)]
     body = MatchCreated(created.match.id, seats, created.spectator_token, created.match.seed_commitment)
     return json_response(body, 201)
@@ -189,7 +195,7 @@ async def healthz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
-    return Response(runtime_of(request).metrics.text(), media_type="text/plain; version=0.0.4")
+    return Response(runtime_of(request).metrics.text(), headers={"Content-Type": CONTENT_TYPE})
 
 
 async def openapi_json(request: Request) -> Response:
@@ -272,7 +278,9 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    return Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    gateway.metrics = runtime.metrics
+    return gateway
 
 
 BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}
@@ -282,11 +290,17 @@ class Gateway(Starlette):
     """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py),
     with the scope Starlette's router would have given them."""
 
+    metrics: Metrics
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            leaf = scope["path"].rpartition("/")[2]
-            handle = BARE.get((scope["method"], leaf))
-            if handle is not None and (match_id := match_in(scope["path"], leaf)) is not None:
-                scope["app"], scope["path_params"] = self, {"match_id": match_id}
-                return await handle(scope, receive, send)
-        await super().__call__(scope, receive, send)
+        if scope["type"] != "http":
+            return await super().__call__(scope, receive, send)
+        path, method = scope["path"], scope["method"]
+        leaf = path.rpartition("/")[2]
+        match_id = match_in(path, leaf)
+        counted = counting(self.metrics, route_of(path, leaf, match_id), method, send)
+        handle = BARE.get((method, leaf))
+        if handle is not None and match_id is not None:
+            scope["app"], scope["path_params"] = self, {"match_id": match_id}
+            return await handle(scope, receive, counted)
+        await super().__call__(scope, receive, counted)

@@ -9,6 +9,7 @@ from services.commands.schemas import error
 from services.gateway import asgi
 from services.gateway.access import ApiError, authorize
 from services.ops import logs
+from services.ops.metrics import redis_error
 from services.runtime import Runtime
 
 log = logs.get("tavern.gateway")
@@ -22,7 +23,8 @@ async def post_command(scope: asgi.Scope, receive: Any, send: Any) -> None:
     except ApiError as problem:
         await asgi.refuse(send, problem)
         return
-    except Exception:
+    except Exception as problem:
+        redis_error("command", problem)
         log.exception("command_failed", match_id=scope["path_params"]["match_id"])
         status, body = 500, error("internal", "the server failed; the command may or may not have been taken")
     await asgi.answer(send, status, body)
@@ -36,7 +38,7 @@ async def _answer(runtime: Runtime, scope: asgi.Scope, receive: Any) -> tuple[in
     try:
         command, expected = decode_command(match, await _body(receive))
     except BadCommand as problem:
-        runtime.metrics.commands.inc("bad_request")
+        runtime.metrics.command(match.game.id, "undecodable", "bad_request", "bad_command")
         raise ApiError(400, "bad_command", str(problem)) from problem
     idempotency = asgi.header(scope, b"idempotency-key")
     answer = await runtime.handler.submit(match, seat, command, expected, idempotency)

@@ -30,6 +30,7 @@ class Settings:
     archive_grace_s: float = 3600.0  # a finished match stays in Redis this long before it is archived
     idle_limit_s: float = 7 * 24 * 3600.0  # a match with no event for this long is ended as abandoned
     archive_every_s: float = 5.0  # how often a worker looks for matches to archive
+    worker_metrics_port: int = 0  # a worker's /metrics (Prometheus) on this port; 0: none
 
     @property
     def embedded(self) -> bool:
@@ -53,4 +54,5 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         archive_grace_s=float(env.get("TAVERN_ARCHIVE_GRACE_S", "3600")),
         idle_limit_s=float(env.get("TAVERN_IDLE_LIMIT_S", str(7 * 24 * 3600))),
         archive_every_s=float(env.get("TAVERN_ARCHIVE_EVERY_S", "5")),
+        worker_metrics_port=int(env.get("TAVERN_WORKER_METRICS_PORT", "0")),
     )

@@ -1,6 +1,6 @@
 """The data lifecycle: finished matches leave Redis for the archive (services/store/archive.py).
 
-The projector lists every match it projects: still playing (``keys.LIVE``, by the time of its newest
+The projector lists every match it projects: still playing (``keys.live(game)``, by the time of its newest
 event) or finished (``keys.FINISHED``, by when). A worker sweeps both every few seconds:
 
 - a match idle past ``idle_s`` is ended as abandoned: its meta is marked ``ended``, after which
@@ -24,10 +24,11 @@ import json
 import time
 from typing import Any
 
+from domain.games import game_ids
 from projections.chain import export_lines
 from services.commands import bots
 from services.commands.matches import Matches
-from services.ops import logs
+from services.ops import logs, metrics
 from services.store import archive, keys
 from services.store.event_store import EventStore, Record
 
@@ -61,27 +62,34 @@ class Archiver:
             try:
                 while await self.sweep() >= self.batch:
                     pass  # a backlog: sweep again at once
-            except Exception:
+            except Exception as problem:
+                metrics.redis_error("archiver", problem)
                 log.exception("archive_sweep_failed")
             await asyncio.sleep(every_s)
 
     async def sweep(self, now: float | None = None) -> int:
         """End the idle matches, archive those finished long enough ago; how many were archived."""
         now = time.time() if now is None else now
-        idle = await self.queue.zrangebyscore(keys.LIVE, "-inf", now - self.idle_s, start=0, num=self.batch)
-        for raw in idle:
-            await self.abandon(raw.decode(), now)
+        for game_id in game_ids():
+            idle = await self.queue.zrangebyscore(
+                keys.live(game_id), "-inf", now - self.idle_s, start=0, num=self.batch
+            )
+            for raw in idle:
+                await self.abandon(game_id, raw.decode(), now)
         due = await self.queue.zrangebyscore(keys.FINISHED, "-inf", now - self.grace_s, start=0, num=self.batch)
         for raw in due:
             await self.archive_match(raw.decode())
         return len(due)
 
-    async def abandon(self, match_id: str, now: float) -> None:
-        if await self.events.exists(keys.meta(match_id)):  # HSETNX alone would make a meta of a gone match
-            await self.events.hsetnx(keys.meta(match_id), "ended", "abandoned")
-            log.info("match_abandoned", match_id=match_id)
+    async def abandon(self, game_id: str, match_id: str, now: float) -> None:
+        # HSETNX alone would make a meta of a gone match
+        if await self.events.exists(keys.meta(match_id)) and await self.events.hsetnx(
+            keys.meta(match_id), "ended", "abandoned"
+        ):
+            metrics.ABANDONED.labels(game_id).inc()
+            log.info("match_abandoned", match_id=match_id, game=game_id)
         async with self.queue.pipeline(transaction=True) as pipe:
-            await pipe.zrem(keys.LIVE, match_id).zadd(keys.FINISHED, {match_id: now}, nx=True).execute()
+            await pipe.zrem(keys.live(game_id), match_id).zadd(keys.FINISHED, {match_id: now}, nx=True).execute()
 
     async def archive_match(self, match_id: str) -> None:
         fields = {k.decode(): v.decode() for k, v in (await self.events.hgetall(keys.meta(match_id))).items()}
@@ -112,11 +120,14 @@ class Archiver:
                 *_idempotency(match_id, fields, records),
             ]
             await self.events.delete(*names)
+            metrics.ARCHIVED.labels(ended).inc()
             log.info("match_archived", match_id=match_id, ended=ended, version=len(records), bytes=len(packed))
         elif await self.archive.get(archive.meta_name(match_id)) is None:
             log.warning("archive_missing", match_id=match_id)  # listed, but neither in Redis nor archived
         async with self.queue.pipeline(transaction=True) as pipe:
-            await pipe.zrem(keys.LIVE, match_id).zrem(keys.FINISHED, match_id).execute()
+            if fields:
+                pipe.zrem(keys.live(fields["game"]), match_id)
+            await pipe.zrem(keys.FINISHED, match_id).execute()
 
     async def _verify(self, match_id: str, export: bytes, meta: bytes) -> None:
         """Read both objects back: the keys are deleted only if the archive gives the same bytes."""

@@ -26,7 +26,7 @@ from projections.views import all_views
 from services.commands.bots import Bots
 from services.commands.folds import Folded, Folds, Tail
 from services.commands.matches import Match, Matches
-from services.ops import logs
+from services.ops import logs, metrics
 from services.projector import notices
 from services.store import keys, resp
 from services.store.batching import Batched
@@ -147,6 +147,7 @@ class Projector:
     async def project(self, match_ids: list[str], known: dict[str, Tail]) -> None:
         """Fold the claimed matches and write the views of those that moved (one round trip with
         one notice; one more first for tails the claim did not bring), then let their bots act."""
+        started = time.perf_counter()
         matches = [match for match_id in match_ids if (match := await self.matches.get(match_id)) is not None]
         moved = [
             (match, folded)
@@ -164,6 +165,7 @@ class Projector:
         )
         await self.store.write_views(written, keys.NOTICES, notice)
         await self._listed(moved)
+        metrics.PROJECTION.observe(time.perf_counter() - started)
         await asyncio.gather(
             *(self._bots(match, views) for (match, _), views in zip(moved, written, strict=True) if match.bots)
         )
@@ -175,19 +177,23 @@ class Projector:
 
     async def _listed(self, moved: list[tuple[Match, Folded]]) -> None:
         """List the matches as live (by their newest event) or finished, for the archiver."""
-        live = {match.id: folded.last_time for match, folded in moved if match.game.result(folded.state) is None}
-        finished = [(match, folded) for match, folded in moved if match.id not in live]
+        results = [match.game.result(folded.state) for match, folded in moved]
+        now = time.time()
         async with self.queue.pipeline(transaction=False) as pipe:
-            if live:
-                pipe.zadd(keys.LIVE, live)
-            if finished:
-                done = [match.id for match, _ in finished]
-                pipe.zrem(keys.LIVE, *done).zadd(keys.FINISHED, dict.fromkeys(done, time.time()), nx=True)
-            await pipe.execute()
-        for match, folded in finished:
-            result = match.game.result(folded.state)
-            winners = list(result.winners) if result is not None else []
-            log.info("match_finished", match_id=match.id, game=match.game.id, version=folded.version, winners=winners)
+            for (match, folded), result in zip(moved, results, strict=True):
+                if result is None:
+                    pipe.zadd(keys.live(match.game.id), {match.id: folded.last_time})
+                else:
+                    pipe.zrem(keys.live(match.game.id), match.id).zadd(keys.FINISHED, {match.id: now}, nx=True)
+            answers = iter(await pipe.execute())
+        for (match, folded), result in zip(moved, results, strict=True):
+            next(answers)
+            if result is not None and next(answers):  # listed just now: a redo does not count it twice
+                metrics.FINISHED.labels(match.game.id).inc()
+                winners = list(result.winners)
+                log.info(
+                    "match_finished", match_id=match.id, game=match.game.id, version=folded.version, winners=winners
+                )
 
     async def _bots(self, match: Match, views: ViewsAt) -> None:
         with logs.bind(match_id=match.id):

@@ -17,7 +17,7 @@ from typing import Any
 from rq import SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
-from services.ops import collector, logs
+from services.ops import collector, logs, metrics
 from services.ops.settings import Settings
 from services.projector.jobs import JOB_TIMEOUT_S, enqueue_drain
 from services.runtime import Runtime
@@ -42,7 +42,11 @@ def _run(make: Any, *args: Any) -> Any:
 
 def drain_job() -> None:
     assert _runtime is not None
-    drained = _run(_runtime.projector.drain)
+    try:
+        drained = _run(_runtime.projector.drain)
+    except Exception as problem:
+        metrics.redis_error("projector", problem)
+        raise
     if drained.again:
         enqueue_drain(_runtime.rq)  # the budget ran out with matches still dirty
     if drained.helper:
@@ -94,6 +98,8 @@ def run(settings: Settings) -> int:
     ready.wait()
     install(runtime)
     collector.settle()
-    log.info("worker_started", queue=settings.queue_name)
+    if settings.worker_metrics_port:
+        metrics.serve(settings.worker_metrics_port)
+    log.info("worker_started", queue=settings.queue_name, metrics_port=settings.worker_metrics_port or None)
     SimpleWorker([runtime.rq], connection=runtime.queue_sync).work(with_scheduler=False, logging_level="WARNING")
     return 0

@@ -40,8 +40,14 @@ ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline 
 WAKE = "tavern:projector:wake"  # list: a token that wakes a drain job waiting for work
 # Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
 NOTICES = "tavern:views"
-# On the queue's Redis, the data lifecycle (services/projector/archiver.py). zset: match id -> the time
-# of its newest event, for the matches still being played (the idle ones are ended as abandoned).
-LIVE = "tavern:lifecycle:live"
+
+
+# On the queue's Redis, the data lifecycle (services/projector/archiver.py).
+def live(game_id: str) -> str:
+    """zset: match id -> the time of its newest event, for the game's matches still being played
+    (the idle ones are ended as abandoned); one per game, so that its size is the active count."""
+    return f"tavern:lifecycle:live:{game_id}"
+
+
 # zset: match id -> when it finished (or was ended as abandoned): archived and evicted after a grace.
 FINISHED = "tavern:lifecycle:finished"

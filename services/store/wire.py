@@ -24,6 +24,7 @@ import hiredis
 from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError, NoScriptError, ResponseError
 
+from services.ops import metrics
 from services.store.resp import pack, sent_once_more_if_reads
 
 CONNECT_TIMEOUT_S = 10.0
@@ -87,6 +88,8 @@ class _Protocol(asyncio.Protocol):
             self._fail(ConnectionError(f"Redis sent what is not RESP: {problem}"))
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.lost is None:  # not closed by us (close() sets it first)
+            metrics.REDIS_ERRORS.labels("connection_lost").inc()
         self._fail(ConnectionError(f"the connection to Redis was lost: {exc or 'closed'}"))
 
     def _fail(self, problem: ConnectionError) -> None:
@@ -97,6 +100,7 @@ class _Protocol(asyncio.Protocol):
                 future.set_exception(self.lost)
 
     def close(self) -> None:
+        self.lost = self.lost or ConnectionError("the connection to Redis was closed")
         if self.transport is not None:
             self.transport.close()
 
@@ -147,7 +151,10 @@ class Wire:
                             protocol.close()
                             raise ConnectionError(f"Redis refused the connection's setup: {answer}")
         except (OSError, TimeoutError) as problem:
+            metrics.REDIS_ERRORS.labels("connect").inc()
             raise ConnectionError(f"cannot connect to Redis: {problem}") from problem
+        if self._protocol is not None:
+            metrics.RECONNECTS.inc()  # the one before was lost
         self._protocol = protocol
         return protocol
 

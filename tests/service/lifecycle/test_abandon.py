@@ -91,9 +91,9 @@ async def test_idle_matches_are_abandoned_then_archived(lifecycle_settings):
                 return not await runtime.events.exists(keys.meta(idle["match_id"]), keys.meta(done["match_id"]))
 
             await until(evicted)
-            for match_id in (idle["match_id"], done["match_id"]):
+            for game, match_id in (("heros-tavern", idle["match_id"]), ("mercenaries", done["match_id"])):
                 assert not await runtime.events.keys(f"match:{{{match_id}}}:*")
-                assert await runtime.queue_async.zscore(keys.LIVE, match_id) is None
+                assert await runtime.queue_async.zscore(keys.live(game), match_id) is None
                 assert await runtime.queue_async.zscore(keys.FINISHED, match_id) is None
             assert await runtime.archive.get(archive.meta_name(idle["match_id"])) is not None
             if isinstance(runtime.archive, S3Archive):  # really in the bucket, under the documented names

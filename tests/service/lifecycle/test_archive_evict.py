@@ -141,7 +141,7 @@ def played(tmp_path: Path, processes, url: str) -> None:
     for match_id in ids:
         assert not list(client.scan_iter(f"match:{{{match_id}}}:*")), f"match {match_id} left keys in Redis"
         assert whole_in_archive(root, match_id, before[match_id]["export"])
-    assert client.zscore(keys.LIVE, live["match_id"]) is not None and in_redis(client, live["match_id"])
+    assert client.zscore(keys.live("heros-tavern"), live["match_id"]) is not None and in_redis(client, live["match_id"])
 
     # the same answers from the gateway that cached the matches while they lived, and from a new one
     fresh_port = free_port()
