@@ -33,6 +33,7 @@ def run(host: str, port: int, embedded_worker: bool = False) -> int:
         host=host,
         port=port,
         log_level="warning",
+        log_config=None,  # uvicorn's lines go through the root logger: JSON (services/ops/logs.py)
         access_log=False,
         lifespan="on",
         http=CoalescingHttpProtocol,

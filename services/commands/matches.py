@@ -13,8 +13,11 @@ from domain.kernel import Game, Rng, RulesError, Setup
 from domain.kernel.rng import DERIVATION
 from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, effective_seed
 from services.commands import tokens
+from services.ops import logs
 from services.store import archive, keys
 from services.store.event_store import GENESIS, Cause, EventStore, seal
+
+log = logs.get("tavern.matches")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +130,10 @@ class Matches:
         game = match.game
         opening = game.begin(game.initial(match.setup), Rng(effective_seed(match.seed, entropy), 0))
         records = seal(opening, 1, match.genesis, Cause(entropy=entropy))
-        return (await self.store.append(match.id, 0, records, None, b"")).outcome == "ok"
+        opened = (await self.store.append(match.id, 0, records, None, b"")).outcome == "ok"
+        if opened:
+            log.info("match_started", match_id=match.id, game=game.id, version=len(records))
+        return opened
 
     async def get(self, match_id: str) -> Match | None:
         match = self._cache.get(match_id)

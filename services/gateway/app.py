@@ -298,8 +298,11 @@ class Gateway(Starlette):
         path, method = scope["path"], scope["method"]
         leaf = path.rpartition("/")[2]
         match_id = match_in(path, leaf)
-        counted = counting(self.metrics, route_of(path, leaf, match_id), method, send)
         handle = BARE.get((method, leaf))
+        if handle is post_command and match_id is not None:  # counts its own requests
+            scope["app"], scope["path_params"] = self, {"match_id": match_id}
+            return await handle(scope, receive, send)
+        counted = counting(self.metrics, route_of(path, leaf, match_id), method, send)
         if handle is not None and match_id is not None:
             scope["app"], scope["path_params"] = self, {"match_id": match_id}
             return await handle(scope, receive, counted)

@@ -8,13 +8,16 @@ from services.ops.metrics import Metrics
 
 # the paths of the API; every other path is the web client's (or unknown)
 _PLAIN = frozenset({"/v1/games", "/v1/matches", "/healthz", "/metrics", "/openapi.json", "/bench/floor"})
-_LEAVES = frozenset({"commands", "view", "stream", "events", "replay", "export", "entropy"})
+_ROUTES = {
+    leaf: f"/v1/matches/{{id}}/{leaf}"
+    for leaf in ("commands", "view", "stream", "events", "replay", "export", "entropy")
+}
 
 
 def route_of(path: str, leaf: str, match_id: str | None) -> str:
     """The route template a request path falls under: a bounded set of labels, never an id."""
     if match_id is not None:
-        return f"/v1/matches/{{id}}/{leaf}" if leaf in _LEAVES else "other"
+        return _ROUTES.get(leaf, "other")
     return path if path in _PLAIN else "web"
 
 

@@ -1,18 +1,26 @@
-"""A gateway and a worker (real processes, a real Redis) scraped after played matches: every family of
-services/ops/metrics.py is there, with the counts the matches' logs say it must have."""
+"""A gateway and a worker (real processes, a real Redis) after played matches (one played to the end
+by bots, one by a human seat that goes idle and is abandoned; both archived):
+
+- scraped, every family of services/ops/metrics.py is there, with the counts the matches' logs say;
+- every line either process logged (standard error) is JSON, uvicorn's and RQ's too; every line that
+  concerns a match names it; each match has its lifecycle lines; a refusal's line has its code."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.service.client import bearer, create, read_stream, seat_token, view
-from tests.service.conftest import free_port, service_env, start_redis, wait_healthy
+from tests.service.conftest import ROOT, free_port, service_env, start_redis, wait_healthy
 
 pytestmark = pytest.mark.anyio
 
@@ -57,22 +65,44 @@ FAMILIES = [
 ]
 
 
-async def test_a_gateway_and_a_worker_count_what_happened(tmp_path, processes):
+# the log events that concern one match: each must name it
+ABOUT_A_MATCH = {"command", "command_failed", "bot_refused", "match_created", "match_started", "match_finished"}
+ABOUT_A_MATCH |= {"match_abandoned", "match_archived", "projected"}
+
+
+async def test_a_gateway_and_a_worker_count_and_log_what_happened(tmp_path):
     server, url = start_redis(tmp_path)
+    started: list[subprocess.Popen] = []
     try:
-        await scraped_after_play(tmp_path, processes, url)
+        await observed(tmp_path, url, started)
     finally:
+        for process in started:
+            process.kill()
+            process.wait(10)
         server.terminate()
         server.wait(10)
 
 
-async def scraped_after_play(tmp_path, processes, url: str) -> None:
+def spawn(tmp_path: Path, name: str, args: list[str], env: dict[str, str], started: list) -> Path:
+    """A `tavern` process; its standard error (the log) to a file of its own, returned."""
+    errors = tmp_path / f"{name}.err"
+    with open(tmp_path / f"{name}.out", "wb") as out, open(errors, "wb") as err:
+        started.append(
+            subprocess.Popen([sys.executable, "-m", "services.cli", *args], cwd=ROOT, env=env, stdout=out, stderr=err)
+        )
+    return errors
+
+
+async def observed(tmp_path: Path, url: str, started: list) -> None:
     port, metrics_port = free_port(), free_port()
-    quick = {"TAVERN_ARCHIVE_DIR": str(tmp_path / "archive"), "TAVERN_ARCHIVE_EVERY_S": "0.2"}
+    quick = {"TAVERN_ARCHIVE_DIR": str(tmp_path / "archive"), "TAVERN_ARCHIVE_EVERY_S": "0.2", "LOG_LEVEL": "info"}
     env = service_env(url, TAVERN_QUEUE="metrics", TAVERN_IDLE_LIMIT_S="4", TAVERN_ARCHIVE_GRACE_S="1", **quick)
-    gateway = processes(["serve", "--port", str(port)], env)
-    processes(["worker"], env | {"TAVERN_WORKER_METRICS_PORT": str(metrics_port)})
-    wait_healthy(f"http://127.0.0.1:{port}", gateway)
+    gateway_log = spawn(tmp_path, "gateway", ["serve", "--port", str(port)], env, started)
+    worker_log = spawn(tmp_path, "worker", ["worker"], env | {"TAVERN_WORKER_METRICS_PORT": str(metrics_port)}, started)
+    wait_healthy(f"http://127.0.0.1:{port}", started[0])
+    with socket.create_connection(("127.0.0.1", port)) as garbage:  # uvicorn logs a warning of its own
+        garbage.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+        garbage.recv(1024)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as api:
         bots_only = (await api.post("/v1/matches", json={"game": "mercenaries", "seats": 2, "bots": [0, 1]})).json()
         played = await create(api, seats=3, bots=[1, 2])
@@ -99,6 +129,8 @@ async def scraped_after_play(tmp_path, processes, url: str) -> None:
             assert time.monotonic() < deadline
             await asyncio.sleep(0.1)
         export = (await api.get(f"/v1/matches/{bots_only['match_id']}/export", headers=spectator)).content
+        final = (await api.get(f"/v1/matches/{bots_only['match_id']}/view", headers=spectator)).json()
+        final_winners = final["result"]["winners"]
         while not streamed:
             await asyncio.sleep(0.05)
         gateway_text = (await api.get("/metrics")).text
@@ -141,3 +173,27 @@ async def scraped_after_play(tmp_path, processes, url: str) -> None:
     assert value(worker, "tavern_matches_active", game="heros-tavern") == 0
     assert value(worker, "tavern_projection_seconds_count") >= 1
     assert total(worker, "tavern_redis_errors_total") == 0 and value(worker, "tavern_redis_reconnects_total") == 0
+
+    time.sleep(0.5)  # the last lines flushed
+    lines = {name: log.read_text().splitlines() for name, log in (("gateway", gateway_log), ("worker", worker_log))}
+    parsed = {name: [json.loads(line) for line in found] for name, found in lines.items()}  # every line JSON
+    assert all(
+        isinstance(line, dict) and {"event", "level", "timestamp"} <= line.keys()
+        for found in parsed.values()
+        for line in found
+    )
+    every = parsed["gateway"] + parsed["worker"]
+    assert any(line.get("logger") == "uvicorn.error" for line in parsed["gateway"]), "no uvicorn line"
+    unnamed = [line for line in every if line["event"] in ABOUT_A_MATCH and not line.get("match_id")]
+    assert not unnamed
+    lifecycle = {(line["event"], line["match_id"]): line for line in every if line["event"].startswith("match_")}
+    done, idle = bots_only["match_id"], played["match_id"]
+    for event in ("match_created", "match_started", "match_finished", "match_archived"):
+        assert (event, done) in lifecycle, event
+    for event in ("match_created", "match_started", "match_abandoned", "match_archived"):
+        assert (event, idle) in lifecycle, event
+    assert lifecycle["match_finished", done]["winners"] == final_winners
+    assert lifecycle["match_archived", done]["ended"] == "finished"
+    assert lifecycle["match_archived", idle]["ended"] == "abandoned"
+    refusals = [line for line in parsed["gateway"] if line["event"] == "command" and line["status"] == 422]
+    assert [(line["match_id"], line["seat"], line["code"]) for line in refusals] == [(idle, 0, code)]
