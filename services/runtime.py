@@ -44,18 +44,21 @@ class Runtime:
             # a blocking pool: a burst beyond it waits for a connection instead of failing. RESP2:
             # under RESP3 redis-py formats every pub/sub push into a debug string, logged or not,
             # which for the projector's batch notices cost the gateway 7% of its CPU.
+            # every reply has a timeout (TAVERN_REDIS_TIMEOUT_S): a stalled Redis is an error, not a hang
+            timeouts = {"socket_timeout": settings.redis_timeout_s, "socket_connect_timeout": settings.redis_timeout_s}
             pool = redis.asyncio.BlockingConnectionPool.from_url(
-                settings.redis_url, max_connections=128, timeout=10, protocol=2
+                settings.redis_url, max_connections=128, timeout=10, protocol=2, **timeouts
             )
             self.events = redis.asyncio.Redis(connection_pool=pool)
             same = settings.queue_url in (None, settings.redis_url)
-            self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url, protocol=2)
-            self.queue_sync = redis.Redis.from_url(queue_url)
+            self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url, protocol=2, **timeouts)
+            self.queue_sync = redis.Redis.from_url(queue_url, **timeouts)
             # the hot paths' own connections (services/store/wire.py): events, queue, and the projector's
             # wake-up wait, which blocks and so gets one to itself
-            events_link = _link(settings.redis_url, self.events)
-            queue_link = events_link if same else _link(queue_url, self.queue_async)
-            self.links = [events_link, queue_link, _link(queue_url, self.queue_async)]
+            timeout = settings.redis_timeout_s
+            events_link = _link(settings.redis_url, self.events, timeout)
+            queue_link = events_link if same else _link(queue_url, self.queue_async, timeout)
+            self.links = [events_link, queue_link, _link(queue_url, self.queue_async, timeout)]
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()
         events_link, queue_link, waiter = self.links
@@ -81,6 +84,19 @@ class Runtime:
         self._kick = asyncio.Event()
         self._kicker: asyncio.Task | None = None
         self._sweeper: asyncio.Task | None = None
+
+    def rq_connection(self, socket_timeout_s: float) -> Any:
+        """A synchronous client of the queue's Redis for an RQ worker alone: its blocking dequeue
+        needs a socket timeout longer than the wait, which no other client here should have."""
+        if self.settings.embedded:
+            return fakeredis.FakeRedis(server=self.server)
+        return redis.Redis.from_url(
+            self.settings.queue_url or self.settings.redis_url,
+            socket_timeout=socket_timeout_s,
+            socket_connect_timeout=self.settings.redis_timeout_s,
+            socket_keepalive=True,
+            health_check_interval=10,  # a connection idle that long is pinged before use: a dead one is replaced
+        )
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -138,5 +154,5 @@ class Runtime:
                 log.exception("sweep_failed")
 
 
-def _link(url: str, client: Any) -> resp.Link:
-    return wire.Wire(url) if wire.supports(url) else resp.Pooled(client)
+def _link(url: str, client: Any, timeout_s: float) -> resp.Link:
+    return wire.Wire(url, timeout_s) if wire.supports(url) else resp.Pooled(client)

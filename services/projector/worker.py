@@ -6,15 +6,24 @@ child would start with a cold fold cache and fresh Redis connections; our jobs a
 folds plus Redis I/O, and a crash loses nothing (leases, redo from the log), so the isolation a
 fork buys is not worth its latency. Jobs are coroutines run on the process's resident event
 loop (its connections and caches live across jobs); the RQ job function only hands them over.
+
+RQ's worker gets a connection of its own (``Runtime.rq_connection``): its blocking dequeue waits
+``TAVERN_DEQUEUE_S`` and its socket timeout is longer, which a shared client's must not be. RQ
+quits on a Redis error outside its dequeue (a job's bookkeeping, a timeout): ``run`` then starts
+a new RQ worker after a back-off, until a signal asks it to stop. A drain job cut off by Redis
+leaves its claims to expire; the next drain redoes them from the log (services/projector/projector.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
+import time
 from typing import Any
 
-from rq import SimpleWorker
+import redis
+from rq import Queue, SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
 from services.ops import collector, logs
@@ -49,19 +58,34 @@ def drain_job() -> None:
         enqueue_drain(_runtime.rq)  # a backlog: another worker may take a share
 
 
-class ThreadWorker(SimpleWorker):
+class ResidentWorker(SimpleWorker):
+    """``tavern worker``'s RQ worker: jobs in this process, a dequeue of ``dequeue_s`` at a time,
+    and after losing Redis while waiting, a retry at least every ``max_connection_wait_time``
+    (RQ's own back-off grows to a minute, which a worker would then sleep after Redis is back)."""
+
+    max_connection_wait_time = 2.0
+    dequeue_s = 30
+
+    @property
+    def dequeue_timeout(self) -> int:
+        return self.dequeue_s
+
+    @property
+    def stop_requested(self) -> bool:
+        """A signal asked it to stop (else it quit on an error)."""
+        return self._shutdown_requested_date is not None
+
+
+class ThreadWorker(ResidentWorker):
     """A SimpleWorker that runs in a thread of the gateway (the embedded default): no signal
     handlers (only a main thread may install them) and a timer for job timeouts."""
 
     death_penalty_class = TimerDeathPenalty
+    dequeue_s = 1  # so that stop() takes effect within a second
     thread: threading.Thread
 
     def _install_signal_handlers(self) -> None:
         pass
-
-    @property
-    def dequeue_timeout(self) -> int:
-        return 1  # so that stop() takes effect within a second
 
     def stop(self) -> None:
         """Stop after the current job or wait for one (a daemon thread: it never holds up exit)."""
@@ -69,7 +93,8 @@ class ThreadWorker(SimpleWorker):
 
 
 def start_thread_worker(runtime: Runtime) -> ThreadWorker:
-    worker = ThreadWorker([runtime.rq], connection=runtime.queue_sync)
+    connection = runtime.rq_connection(ThreadWorker.dequeue_s + 10)
+    worker = ThreadWorker([Queue(runtime.settings.queue_name, connection=connection)], connection=connection)
     worker.thread = threading.Thread(
         target=worker.work, kwargs={"with_scheduler": False, "logging_level": "WARNING"}, daemon=True
     )
@@ -94,5 +119,26 @@ def run(settings: Settings) -> int:
     install(runtime)
     collector.settle()
     log.info("worker_started", queue=settings.queue_name)
-    SimpleWorker([runtime.rq], connection=runtime.queue_sync).work(with_scheduler=False, logging_level="WARNING")
+    connection = runtime.rq_connection(settings.dequeue_s + 10)
+    stop = threading.Event()
+    pause = 0.5
+    while True:
+        worker = ResidentWorker([Queue(settings.queue_name, connection=connection)], connection=connection)
+        worker.dequeue_s = settings.dequeue_s
+        began = time.monotonic()
+        try:
+            worker.work(with_scheduler=False, logging_level="WARNING")
+        except redis.RedisError as problem:  # before its loop: registering the worker
+            log.warning("worker_lost_redis", error=str(problem))
+        if worker.stop_requested:
+            break
+        # RQ quit on an error; between two RQ workers the signals are ours
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        pause = 0.5 if time.monotonic() - began > 30 else min(pause * 2, 8.0)
+        log.warning("worker_restarting", after_s=pause)
+        if stop.wait(pause):
+            break
+    asyncio.run_coroutine_threadsafe(runtime.stop(), loop).result(settings.stop_s)
+    log.info("worker_stopped")
     return 0
