@@ -123,14 +123,15 @@ def run(settings: Settings) -> int:
     stop = threading.Event()
     pause = 0.5
     while True:
-        worker = ResidentWorker([Queue(settings.queue_name, connection=connection)], connection=connection)
-        worker.dequeue_s = settings.dequeue_s
         began = time.monotonic()
+        worker = None
         try:
+            worker = ResidentWorker([Queue(settings.queue_name, connection=connection)], connection=connection)
+            worker.dequeue_s = settings.dequeue_s
             worker.work(with_scheduler=False, logging_level="WARNING")
-        except redis.RedisError as problem:  # before its loop: registering the worker
+        except redis.RedisError as problem:  # outside RQ's loop: meeting Redis, registering the worker
             log.warning("worker_lost_redis", error=str(problem))
-        if worker.stop_requested:
+        if worker is not None and worker.stop_requested:
             break
         # RQ quit on an error; between two RQ workers the signals are ours
         for signum in (signal.SIGTERM, signal.SIGINT):
