@@ -84,6 +84,7 @@ class Runtime:
         self._kick = asyncio.Event()
         self._kicker: asyncio.Task | None = None
         self._sweeper: asyncio.Task | None = None
+        self._unmarked: set[str] = set()  # appended while the queue's Redis was away: not yet marked dirty
 
     def rq_connection(self, socket_timeout_s: float) -> Any:
         """A synchronous client of the queue's Redis for an RQ worker alone: its blocking dequeue
@@ -119,8 +120,22 @@ class Runtime:
         """After an append: the match's views are behind; make sure a drain job will run.
         ``enqueue``: the append marked the match dirty itself, and said whether a job is needed."""
         if enqueue is None:
-            enqueue = await self.projector.mark_dirty(match_id)
+            try:
+                enqueue = await self.projector.mark_dirty(match_id)
+            except (redis.ConnectionError, redis.TimeoutError):
+                # the queue's Redis is away, the events are stored: the command is answered and
+                # the sweeper marks the match once that Redis is back
+                log.warning("mark_deferred", match_id=match_id)
+                self._unmarked.add(match_id)
+                return
         if enqueue:
+            self._kick.set()
+
+    async def _mark_deferred(self) -> None:
+        marking = list(self._unmarked)
+        enqueue = await asyncio.gather(*map(self.projector.mark_dirty, marking))
+        self._unmarked.difference_update(marking)
+        if any(enqueue):
             self._kick.set()
 
     async def _kick_forever(self, enqueue: Any) -> None:
@@ -144,6 +159,8 @@ class Runtime:
         while True:
             await asyncio.sleep(every_s)
             try:
+                if self._unmarked:
+                    await self._mark_deferred()
                 now = time.time()
                 async with self.queue_async.pipeline(transaction=False) as pipe:
                     pipe.zcount(keys.CLAIMED, "-inf", now).zcard(keys.DIRTY).zcount(keys.ACTIVE, now, "+inf")

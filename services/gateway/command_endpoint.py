@@ -6,7 +6,7 @@ from typing import Any
 
 from services.commands.handling import BadCommand, decode_command
 from services.commands.schemas import error
-from services.gateway import asgi
+from services.gateway import asgi, outage
 from services.gateway.access import ApiError, authorize
 from services.ops import logs
 from services.runtime import Runtime
@@ -21,6 +21,9 @@ async def post_command(scope: asgi.Scope, receive: Any, send: Any) -> None:
         status, body = await _answer(runtime, scope, receive)
     except ApiError as problem:
         await asgi.refuse(send, problem)
+        return
+    except outage.REDIS_DOWN as problem:
+        await outage.answer(send, problem)
         return
     except Exception:
         log.exception("command_failed", match_id=scope["path_params"]["match_id"])

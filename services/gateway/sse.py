@@ -20,6 +20,9 @@ from services.store import keys
 
 log = logs.get("tavern.sse")
 KEEPALIVE_S = 15.0
+# The last frame of a stream the gateway ends (it is stopping): its client reconnects this much
+# later, with Last-Event-ID, through the load balancer to another gateway.
+GOODBYE = b"retry: 1000\n\n"
 HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-cache"),
@@ -72,6 +75,14 @@ class Hub:
         self._fetching: set[str] = set()
         self._again: set[str] = set()
         self._tasks: set[asyncio.Task] = set()
+        self.closing = False
+
+    def close(self) -> None:
+        """End every stream, now and from now on, with a retry hint (the gateway is stopping)."""
+        self.closing = True
+        for listeners in self.listeners.values():
+            for listener in listeners:
+                listener.wake.set()
 
     async def start(self) -> None:
         self._subscribed = asyncio.Event()
@@ -168,6 +179,9 @@ class Hub:
                 listener.offer(current)
             sent = last_id
             while True:
+                if self.closing:
+                    await send({"type": "http.response.body", "body": GOODBYE, "more_body": False})
+                    return
                 await listener.wake.wait()
                 listener.wake.clear()
                 if listener.gone:

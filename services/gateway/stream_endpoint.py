@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.gateway import asgi
+from services.gateway import asgi, outage
 from services.gateway.access import ApiError, authorize
 
 LEAF = "stream"  # the path's last segment
@@ -22,5 +22,8 @@ async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
             raise ApiError(400, "bad_last_event_id", "Last-Event-ID is a version number") from problem
     except ApiError as problem:
         await asgi.refuse(send, problem)
+        return
+    except outage.REDIS_DOWN as problem:
+        await outage.answer(send, problem)
         return
     await app.state.hub.serve(match.id, seat, last_id, receive, send)

@@ -17,7 +17,9 @@ leaves its claims to expire; the next drain redoes them from the log (services/p
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import socket
 import threading
 import time
 from typing import Any
@@ -26,13 +28,28 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
-from services.ops import collector, logs
+from services.ops import collector, logs, stopping
 from services.ops.settings import Settings
 from services.projector.jobs import JOB_TIMEOUT_S, enqueue_drain
 from services.runtime import Runtime
+from services.store import keys
 
 log = logs.get("tavern.worker")
 _runtime: Runtime | None = None
+BEAT_S = 2.0  # a worker's heartbeat (keys.WORKERS): /readyz counts those of the last three
+
+
+async def beat_forever(runtime: Runtime) -> None:
+    """Say this worker lives, every ``BEAT_S``, until cancelled; an outage only skips beats."""
+    name = f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
+    while True:
+        now = time.time()
+        try:
+            async with runtime.queue_async.pipeline(transaction=False) as pipe:
+                await pipe.zadd(keys.WORKERS, {name: now}).zremrangebyscore(keys.WORKERS, "-inf", now - 60).execute()
+        except redis.RedisError:
+            pass  # a worker without Redis is not alive to /readyz: right
+        await asyncio.sleep(BEAT_S)
 
 
 def install(runtime: Runtime) -> None:
@@ -65,10 +82,15 @@ class ResidentWorker(SimpleWorker):
 
     max_connection_wait_time = 2.0
     dequeue_s = 30
+    stop_s = 8.0
 
     @property
     def dequeue_timeout(self) -> int:
         return self.dequeue_s
+
+    def request_stop(self, signum: Any, frame: Any) -> None:
+        stopping.exit_after(self.stop_s)  # the job in hand ends first, within the bound
+        super().request_stop(signum, frame)
 
     @property
     def stop_requested(self) -> bool:
@@ -87,9 +109,12 @@ class ThreadWorker(ResidentWorker):
     def _install_signal_handlers(self) -> None:
         pass
 
+    beat: asyncio.Task
+
     def stop(self) -> None:
         """Stop after the current job or wait for one (a daemon thread: it never holds up exit)."""
         self._stop_requested = True
+        self.beat.cancel()
 
 
 def start_thread_worker(runtime: Runtime) -> ThreadWorker:
@@ -99,6 +124,7 @@ def start_thread_worker(runtime: Runtime) -> ThreadWorker:
         target=worker.work, kwargs={"with_scheduler": False, "logging_level": "WARNING"}, daemon=True
     )
     worker.thread.start()
+    worker.beat = asyncio.get_running_loop().create_task(beat_forever(runtime))
     return worker
 
 
@@ -119,6 +145,7 @@ def run(settings: Settings) -> int:
     install(runtime)
     collector.settle()
     log.info("worker_started", queue=settings.queue_name)
+    beat = asyncio.run_coroutine_threadsafe(beat_forever(runtime), loop)
     connection = runtime.rq_connection(settings.dequeue_s + 10)
     stop = threading.Event()
     pause = 0.5
@@ -127,7 +154,7 @@ def run(settings: Settings) -> int:
         worker = None
         try:
             worker = ResidentWorker([Queue(settings.queue_name, connection=connection)], connection=connection)
-            worker.dequeue_s = settings.dequeue_s
+            worker.dequeue_s, worker.stop_s = settings.dequeue_s, settings.stop_s
             worker.work(with_scheduler=False, logging_level="WARNING")
         except redis.RedisError as problem:  # outside RQ's loop: meeting Redis, registering the worker
             log.warning("worker_lost_redis", error=str(problem))
@@ -135,11 +162,12 @@ def run(settings: Settings) -> int:
             break
         # RQ quit on an error; between two RQ workers the signals are ours
         for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stop.set())
+            signal.signal(signum, lambda *_: (stopping.exit_after(settings.stop_s), stop.set()))
         pause = 0.5 if time.monotonic() - began > 30 else min(pause * 2, 8.0)
         log.warning("worker_restarting", after_s=pause)
         if stop.wait(pause):
             break
+    beat.cancel()
     asyncio.run_coroutine_threadsafe(runtime.stop(), loop).result(settings.stop_s)
     log.info("worker_stopped")
     return 0

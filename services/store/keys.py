@@ -38,5 +38,6 @@ DIRTY = "tavern:projector:pending"
 CLAIMED = "tavern:projector:claimed"  # zset: match id -> lease deadline (unix seconds)
 ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds)
 WAKE = "tavern:projector:wake"  # list: a token that wakes a drain job waiting for work
+WORKERS = "tavern:workers"  # zset: worker -> its last heartbeat (unix seconds), read by /readyz
 # Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
 NOTICES = "tavern:views"
