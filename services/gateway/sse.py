@@ -173,8 +173,8 @@ class Hub:
         self.metrics.open_streams += 1
         watcher = asyncio.create_task(_until_gone(receive, listener))
         try:
+            current = await self.current(match_id, seat)  # first: Redis away is still a 503 (outage.py)
             await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-            current = await self.current(match_id, seat)
             if current is not None:
                 listener.offer(current)
             sent = last_id

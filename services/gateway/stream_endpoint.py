@@ -26,4 +26,7 @@ async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
     except outage.REDIS_DOWN as problem:
         await outage.answer(send, problem)
         return
-    await app.state.hub.serve(match.id, seat, last_id, receive, send)
+    try:
+        await app.state.hub.serve(match.id, seat, last_id, receive, send)
+    except outage.REDIS_DOWN as problem:  # its first read: before the answer has started
+        await outage.answer(send, problem)

@@ -4,9 +4,7 @@ both workers ride it out, and every match's views catch up to its log."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 import signal
-import subprocess
 import time
 
 import httpx
@@ -15,25 +13,12 @@ import redis
 
 from services.store import keys
 from tests.service.client import create, view
-from tests.service.conftest import free_port, service_env, wait_healthy
+from tests.service.conftest import free_port, service_env, start_redis, wait_healthy
 
 pytestmark = pytest.mark.anyio
 MATCHES = 8
 DOWN_S = 2.0
-
-
-def redis_server(port: int, directory) -> subprocess.Popen:
-    args = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--dir", str(directory)]
-    process = subprocess.Popen([shutil.which("redis-server"), *args], stdout=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(500):
-        try:
-            client.ping()
-            return process
-        except redis.ConnectionError:
-            time.sleep(0.02)
-    process.kill()
-    pytest.fail("redis-server did not answer")
+AOF = ("--appendonly", "yes")
 
 
 async def caught_up(api: httpx.AsyncClient, client: redis.Redis, created: dict) -> bool:
@@ -48,10 +33,9 @@ async def caught_up(api: httpx.AsyncClient, client: redis.Redis, created: dict) 
 
 
 async def test_workers_ride_out_a_redis_restart_under_load(processes, tmp_path):
-    port = free_port()
-    server = redis_server(port, tmp_path)
+    server, url = start_redis(tmp_path, *AOF)
     try:
-        url = f"redis://127.0.0.1:{port}/0"
+        port = redis.Redis.from_url(url).connection_pool.connection_kwargs["port"]
         client = redis.Redis.from_url(url)
         env = service_env(url, TAVERN_QUEUE="restart", TAVERN_REDIS_TIMEOUT_S="1")
         gateway_port = free_port()
@@ -65,7 +49,7 @@ async def test_workers_ride_out_a_redis_restart_under_load(processes, tmp_path):
             server.send_signal(signal.SIGKILL)  # mid-job: nothing flushed but what the AOF holds
             server.wait(10)
             await asyncio.sleep(DOWN_S)
-            server = redis_server(port, tmp_path)
+            server, _ = start_redis(tmp_path, *AOF, port=port)
             restarted = time.monotonic()
             unfinished = [c for c in matches if (await view(api, c, c["spectator_token"]))["status"] != "finished"]
             assert unfinished, "every match ended before the restart: no load to ride out"
