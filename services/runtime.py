@@ -27,6 +27,7 @@ from services.store import keys, resp, wire
 from services.store.event_store import EventStore
 
 log = logs.get("tavern.runtime")
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)  # an outage, as redis-py and the Wire raise it
 
 
 class Runtime:
@@ -122,7 +123,7 @@ class Runtime:
         if enqueue is None:
             try:
                 enqueue = await self.projector.mark_dirty(match_id)
-            except (redis.ConnectionError, redis.TimeoutError):
+            except REDIS_DOWN:
                 # the queue's Redis is away, the events are stored: the command is answered and
                 # the sweeper marks the match once that Redis is back
                 log.warning("mark_deferred", match_id=match_id)
@@ -147,6 +148,10 @@ class Runtime:
             self._kick.clear()
             try:
                 await asyncio.to_thread(enqueue, self.rq)
+            except REDIS_DOWN as problem:  # an outage: one line, no traceback, every half second
+                log.warning("enqueue_failed", error=str(problem))
+                await asyncio.sleep(0.5)
+                self._kick.set()
             except Exception:
                 log.exception("enqueue_failed")
                 await asyncio.sleep(0.5)
@@ -167,6 +172,8 @@ class Runtime:
                     expired, dirty, running = await pipe.execute()
                 if expired or (dirty and not running):
                     self._kick.set()
+            except REDIS_DOWN as problem:
+                log.warning("sweep_failed", error=str(problem))
             except Exception:
                 log.exception("sweep_failed")
 

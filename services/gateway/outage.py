@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from redis.exceptions import ConnectionError, TimeoutError
 from starlette.requests import Request
 from starlette.responses import Response
 
 from services.commands.schemas import error
 from services.gateway import asgi
 from services.ops import logs
+from services.runtime import REDIS_DOWN  # redis-py's errors of an outage, which the Wire raises too
+
+__all__ = ["REDIS_DOWN", "answer", "handler"]
 
 log = logs.get("tavern.gateway")
-REDIS_DOWN = (ConnectionError, TimeoutError)  # redis-py's, which the Wire raises too (BusyLoading is one)
 RETRY_AFTER_S = 1
 BODY = error("unavailable", "the store cannot be reached; try again (with the same Idempotency-Key)")
 HEADERS = [asgi.JSON, (b"retry-after", b"%d" % RETRY_AFTER_S), (b"content-length", b"%d" % len(BODY))]

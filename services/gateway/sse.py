@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
+from redis.exceptions import ConnectionError, TimeoutError
 
 from projections.views import field
 from services.ops import logs
@@ -122,6 +123,9 @@ class Hub:
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
+            except (ConnectionError, TimeoutError) as problem:  # an outage: one line, no traceback
+                log.warning("subscription_lost", error=str(problem))
+                await asyncio.sleep(0.5)
             except Exception:
                 log.exception("subscription_lost")
                 await asyncio.sleep(0.5)

@@ -1,4 +1,4 @@
-"""Reading a running service from outside: SSE frames as they arrive, a process's log lines."""
+"""An SSE stream read from outside as it goes: its frames with the time each arrived."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 import httpx
 
-from tests.service.client import bearer
+from tests.service.client import bearer, sse_frames
 
 
 class Frames:
@@ -24,17 +24,8 @@ class Frames:
         async with api.stream("GET", url, headers=bearer(token), timeout=None) as response:
             assert response.status_code == 200
             self.opened.set()
-            frame: dict[str, str] = {}
-            async for line in response.aiter_lines():
-                if line.startswith(":"):
-                    continue
-                if line:
-                    name, _, value = line.partition(":")
-                    frame[name] = value.strip()
-                    continue
-                if frame:
-                    self.frames.append((time.monotonic(), frame))
-                frame = {}
+            async for frame in sse_frames(response):
+                self.frames.append((time.monotonic(), frame))
         self.ended = True
 
     async def version_at(self, version: int, timeout: float) -> float:
