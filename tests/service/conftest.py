@@ -152,6 +152,16 @@ def wait_healthy(base_url: str, process: subprocess.Popen) -> None:
     pytest.fail("the gateway did not become healthy")
 
 
+def serve_healthy(processes, env: dict[str, str]) -> tuple[str, subprocess.Popen]:
+    """A `tavern serve` on a free port (started by the ``processes`` fixture), once healthy: its
+    base URL and its process."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    gateway = processes(["serve", "--port", str(port)], env)
+    wait_healthy(base, gateway)
+    return base, gateway
+
+
 @pytest.fixture
 def processes(tmp_path):
     """Start `tavern serve` / `tavern worker` processes; all are killed at the end."""

@@ -14,7 +14,7 @@ import redis
 
 from services.store import keys
 from tests.service.client import bearer, create, seat_token, send, view
-from tests.service.conftest import free_port, service_env, start_redis, wait_healthy
+from tests.service.conftest import serve_healthy, service_env, start_redis
 
 pytestmark = pytest.mark.anyio
 AOF = ("--appendonly", "yes")
@@ -62,9 +62,7 @@ async def test_a_stalled_then_lost_redis_is_503_and_recovers(processes, tmp_path
     server, url = start_redis(tmp_path, *AOF)
     try:
         env = service_env(url, TAVERN_QUEUE="outage", TAVERN_REDIS_TIMEOUT_S=str(TIMEOUT_S))
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        wait_healthy(base, processes(["serve", "--port", str(port)], env))
+        base, _ = serve_healthy(processes, env)
         processes(["worker"], env)
         async with httpx.AsyncClient(base_url=base, timeout=30) as api:
             created = await create(api, seats=3)
@@ -113,9 +111,7 @@ async def test_the_queues_redis_down_and_back(processes, tmp_path):
     queue, queue_url = start_redis(tmp_path / "queue", *AOF)
     try:
         env = service_env(events_url, QUEUE_URL=queue_url, TAVERN_QUEUE="apart", TAVERN_REDIS_TIMEOUT_S="1")
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        wait_healthy(base, processes(["serve", "--port", str(port)], env))
+        base, _ = serve_healthy(processes, env)
         processes(["worker"], env)
         client = redis.Redis.from_url(events_url)
         async with httpx.AsyncClient(base_url=base, timeout=30) as api:

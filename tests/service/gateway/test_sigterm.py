@@ -16,7 +16,7 @@ import redis
 
 from services.store import keys
 from tests.service.client import bearer, create, seat_token, view
-from tests.service.conftest import free_port, service_env, start_redis, wait_healthy
+from tests.service.conftest import serve_healthy, service_env, start_redis
 from tests.service.ops.streams import Frames
 
 pytestmark = pytest.mark.anyio
@@ -47,10 +47,7 @@ async def test_sigterm_ends_streams_with_a_retry_hint_and_keeps_every_acknowledg
     server, url = start_redis(tmp_path)
     try:
         env = service_env(url, TAVERN_QUEUE="sigterm", TAVERN_STOP_S=str(STOP_S))
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        gateway = processes(["serve", "--port", str(port)], env)
-        wait_healthy(base, gateway)
+        base, gateway = serve_healthy(processes, env)
         processes(["worker"], env)
         async with httpx.AsyncClient(base_url=base, timeout=10) as api:
             matches = [await create(api, seats=3) for _ in range(MATCHES)]

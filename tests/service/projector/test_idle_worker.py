@@ -12,7 +12,7 @@ import redis
 from rq import Queue
 
 from tests.service.client import create, seat_token, send, view
-from tests.service.conftest import free_port, service_env, start_redis, wait_healthy
+from tests.service.conftest import serve_healthy, service_env, start_redis
 from tests.service.ops.streams import Frames
 
 pytestmark = pytest.mark.anyio
@@ -24,9 +24,7 @@ async def test_an_idle_worker_projects_the_next_command_within_a_second(processe
     server, url = start_redis(tmp_path)
     try:
         env = service_env(url, TAVERN_QUEUE="idle", TAVERN_DEQUEUE_S=str(DEQUEUE_S), TAVERN_REDIS_TIMEOUT_S="1")
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        wait_healthy(base, processes(["serve", "--port", str(port)], env))
+        base, _ = serve_healthy(processes, env)
         worker = processes(["worker"], env)
         client = redis.Redis.from_url(url)
         queue = Queue("idle", connection=client)

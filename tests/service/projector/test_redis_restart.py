@@ -13,7 +13,7 @@ import redis
 
 from services.store import keys
 from tests.service.client import create, view
-from tests.service.conftest import free_port, service_env, start_redis, wait_healthy
+from tests.service.conftest import serve_healthy, service_env, start_redis
 
 pytestmark = pytest.mark.anyio
 MATCHES = 8
@@ -38,9 +38,7 @@ async def test_workers_ride_out_a_redis_restart_under_load(processes, tmp_path):
         port = redis.Redis.from_url(url).connection_pool.connection_kwargs["port"]
         client = redis.Redis.from_url(url)
         env = service_env(url, TAVERN_QUEUE="restart", TAVERN_REDIS_TIMEOUT_S="1")
-        gateway_port = free_port()
-        base = f"http://127.0.0.1:{gateway_port}"
-        wait_healthy(base, processes(["serve", "--port", str(gateway_port)], env))
+        base, _ = serve_healthy(processes, env)
         workers = [processes(["worker"], env), processes(["worker"], env)]
         async with httpx.AsyncClient(base_url=base, timeout=10) as api:
             matches = [await create(api, seats=3, bots=[0, 1, 2]) for _ in range(MATCHES)]

@@ -13,7 +13,7 @@ import redis
 
 from services.store import keys
 from tests.service.client import create, view
-from tests.service.conftest import free_port, service_env, start_redis, wait_healthy
+from tests.service.conftest import serve_healthy, service_env, start_redis
 
 pytestmark = pytest.mark.anyio
 STOP_S = 5
@@ -23,9 +23,7 @@ async def test_a_worker_stops_on_sigterm_within_the_bound(processes, tmp_path):
     server, url = start_redis(tmp_path)
     try:
         env = service_env(url, TAVERN_QUEUE="stop", TAVERN_STOP_S=str(STOP_S))
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        wait_healthy(base, processes(["serve", "--port", str(port)], env))
+        base, _ = serve_healthy(processes, env)
         worker = processes(["worker"], env)
         client = redis.Redis.from_url(url)
         async with httpx.AsyncClient(base_url=base, timeout=10) as api:
