@@ -45,6 +45,7 @@ async def test_an_idle_worker_projects_the_next_command_within_a_second(processe
             assert answer.status_code == 200, answer.text
             latency = await frames.version_at(answer.json()["version"], timeout=5) - sent
             frames.task.cancel()
+            assert (await api.get("/readyz")).json()["workers"] == 1  # its heartbeat, as a gateway reports it
         print(f"idle {IDLE_S} s, then command to view on its stream: {latency * 1000:.0f} ms")
         assert latency < 1.0
         assert worker.poll() is None
