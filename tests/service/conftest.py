@@ -37,7 +37,7 @@ def start_redis(directory, *extra: str, port: int | None = None) -> tuple[subpro
     refused). Started again on the same port and directory, it is the same server restarted."""
     binary = shutil.which("redis-server")
     if binary is None:
-        pytest.fail("redis-server is missing: install it (apt-get install redis-server; .ci/run does)")
+        pytest.fail("redis-server is missing: apt-get install redis-server (make test does it)")
     port = port or free_port()
     args = [
         binary,
