@@ -247,7 +247,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
         app.state.runtime, app.state.hub = runtime, hub
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
-        await hub.start()
+        await hub.start(settings.start_s)  # a gateway that cannot subscribe does not start
         thread_worker = None
         if run_worker:
             worker.install(runtime)

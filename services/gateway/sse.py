@@ -11,12 +11,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
-from redis.exceptions import ConnectionError, TimeoutError
 
 from projections.views import field
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.projector import notices
+from services.runtime import REDIS_DOWN
 from services.store import keys
 
 log = logs.get("tavern.sse")
@@ -85,11 +85,17 @@ class Hub:
             for listener in listeners:
                 listener.wake.set()
 
-    async def start(self) -> None:
+    async def start(self, timeout_s: float | None = None) -> None:
+        """Subscribe; TimeoutError if Redis does not take the subscription in ``timeout_s``."""
         self._subscribed = asyncio.Event()
         self._task = asyncio.create_task(self._listen_forever())
         self._ticker = asyncio.create_task(self._keep_alive())
-        await self._subscribed.wait()
+        try:
+            async with asyncio.timeout(timeout_s):
+                await self._subscribed.wait()
+        except TimeoutError:
+            await self.stop()
+            raise
 
     async def stop(self) -> None:
         for task in (self._task, self._ticker):
@@ -123,7 +129,7 @@ class Hub:
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
-            except (ConnectionError, TimeoutError) as problem:  # an outage: one line, no traceback
+            except REDIS_DOWN as problem:  # an outage: one line, no traceback
                 log.warning("subscription_lost", error=str(problem))
                 await asyncio.sleep(0.5)
             except Exception:
