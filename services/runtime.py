@@ -85,7 +85,7 @@ class Runtime:
         self._kick = asyncio.Event()
         self._kicker: asyncio.Task | None = None
         self._sweeper: asyncio.Task | None = None
-        self._unmarked: set[str] = set()  # appended while the queue's Redis was away: not yet marked dirty
+        self._apart = not same  # the queue on a Redis of its own, which may be away while the events' is not
 
     def rq_connection(self, socket_timeout_s: float) -> Any:
         """A synchronous client of the queue's Redis for an RQ worker alone: its blocking dequeue
@@ -124,20 +124,22 @@ class Runtime:
             try:
                 enqueue = await self.projector.mark_dirty(match_id)
             except REDIS_DOWN:
-                # the queue's Redis is away, the events are stored: the command is answered and
-                # the sweeper marks the match once that Redis is back
+                # the queue's Redis is away, the events are stored: the command is answered, and
+                # the match noted beside its events, where any process's sweeper finds it and
+                # marks it once the queue's Redis is back (this process may be gone by then)
                 log.warning("mark_deferred", match_id=match_id)
-                self._unmarked.add(match_id)
+                await self.events.sadd(keys.UNMARKED, match_id)
                 return
         if enqueue:
             self._kick.set()
 
     async def _mark_deferred(self) -> None:
-        marking = list(self._unmarked)
-        enqueue = await asyncio.gather(*map(self.projector.mark_dirty, marking))
-        self._unmarked.difference_update(marking)
-        if any(enqueue):
-            self._kick.set()
+        marking = [raw.decode() for raw in await self.events.smembers(keys.UNMARKED)]
+        if marking:
+            enqueue = await asyncio.gather(*map(self.projector.mark_dirty, marking))
+            await self.events.srem(keys.UNMARKED, *marking)
+            if any(enqueue):
+                self._kick.set()
 
     async def _kick_forever(self, enqueue: Any) -> None:
         # One enqueue per wake-up, however many matches turned dirty meanwhile: an RQ enqueue
@@ -164,7 +166,7 @@ class Runtime:
         while True:
             await asyncio.sleep(every_s)
             try:
-                if self._unmarked:
+                if self._apart:
                     await self._mark_deferred()
                 now = time.time()
                 async with self.queue_async.pipeline(transaction=False) as pipe:
