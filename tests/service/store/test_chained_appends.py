@@ -111,3 +111,4 @@ async def test_an_append_after_another_entry_of_the_same_version_conflicts(app, 
     appended = await runtime.store.append(match.id, folded.version, forged, None, b"")
     assert (appended.outcome, appended.version) == ("conflict", folded.version)
     assert (await chain_is_whole(runtime, match.id))[-1] == folded.version
+
