@@ -1,4 +1,4 @@
-"""The Starlette gateway: every endpoint of API.md, plus /healthz, /metrics and /openapi.json."""
+"""The Starlette gateway: every endpoint of API.md, plus /healthz, /livez, /readyz, /metrics and /openapi.json."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from projections.views import all_views, field
 from services.commands import entropy
 from services.commands.matches import Match
 from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
-from services.gateway import access, openapi
+from services.gateway import access, health, openapi, outage
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
@@ -189,11 +189,6 @@ async def give_entropy(request: Request) -> Response:
     return json_response(given)
 
 
-async def healthz(request: Request) -> Response:
-    await runtime_of(request).events.ping()
-    return json_response({"status": "ok"})
-
-
 async def metrics(request: Request) -> Response:
     return Response(runtime_of(request).metrics.text(), headers={"Content-Type": CONTENT_TYPE})
 
@@ -234,7 +229,9 @@ ROUTES = [
     Route("/v1/matches/{match_id}/replay", replay),
     Route("/v1/matches/{match_id}/export", export),
     Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
-    Route("/healthz", healthz),
+    Route("/healthz", health.healthz),
+    Route("/livez", health.livez),
+    Route("/readyz", health.readyz),
     Route("/metrics", metrics),
     Route("/openapi.json", openapi_json),
 ]
@@ -261,7 +258,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
         app.state.runtime, app.state.hub = runtime, hub
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
-        await hub.start()
+        await hub.start(settings.start_s)  # a gateway that cannot subscribe does not start
         thread_worker = None
         if run_worker:
             worker.install(runtime)
@@ -278,7 +275,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    handlers = {ApiError: api_error, **dict.fromkeys(outage.REDIS_DOWN, outage.handler)}
+    gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     gateway.metrics = runtime.metrics
     return gateway
 

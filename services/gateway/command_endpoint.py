@@ -6,7 +6,7 @@ from typing import Any
 
 from services.commands.handling import BadCommand, decode_command
 from services.commands.schemas import error
-from services.gateway import asgi
+from services.gateway import asgi, outage
 from services.gateway.access import ApiError, authorize
 from services.ops import logs
 from services.ops.metrics import redis_error
@@ -23,6 +23,11 @@ async def post_command(scope: asgi.Scope, receive: Any, send: Any) -> None:
         status, body = await _answer(runtime, scope, receive)
     except ApiError as problem:
         status, body = problem.status, error(problem.code, problem.message)
+    except outage.REDIS_DOWN as problem:
+        redis_error("command", problem)
+        runtime.metrics.request(ROUTE, "POST", 503)
+        await outage.answer(send, problem)
+        return
     except Exception as problem:
         redis_error("command", problem)
         log.exception("command_failed", match_id=scope["path_params"]["match_id"])

@@ -133,7 +133,7 @@ def prime(game_ids: list[str]) -> None:
             family.labels(game_id)
     for ended in ("finished", "abandoned"):
         ARCHIVED.labels(ended)
-    for where in ("connect", "connection_lost", "command", "sweeper", "enqueue", "projector", "archiver"):
+    for where in ("connect", "connection_lost", "timeout", "command", "sweeper", "enqueue", "projector", "archiver"):
         REDIS_ERRORS.labels(where)
 
 

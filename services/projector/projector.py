@@ -33,7 +33,7 @@ from services.store.batching import Batched
 from services.store.event_store import Call, EventStore, ViewsAt, marking, records_of, reply, run_scripts, script
 
 log = logs.get("tavern.projector")
-_HERE = Path(__file__).parent
+SCRIPTS_DIR = Path(__file__).parent  # claim.lua, release.lua, mark.lua
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +73,9 @@ class Projector:
         # the logs live on the queue's Redis: a claim brings the claimed matches' tails along
         self.tails_in_claim = tails_in_claim
         self.batch = batch
-        self._claim = queue.register_script(script(_HERE / "claim.lua"))
-        self._release = queue.register_script(script(_HERE / "release.lua"))
-        self._dirty = queue.register_script(marking(_HERE / "mark.lua"))
+        self._claim = queue.register_script(script(SCRIPTS_DIR / "claim.lua"))
+        self._release = queue.register_script(script(SCRIPTS_DIR / "release.lua"))
+        self._dirty = queue.register_script(marking(SCRIPTS_DIR / "mark.lua"))
         self._marks = Batched(self._mark_all)
         self._projected: dict[str, int] = {}  # match id -> version this process last wrote
 

@@ -38,6 +38,10 @@ DIRTY = "tavern:projector:pending"
 CLAIMED = "tavern:projector:claimed"  # zset: match id -> lease deadline (unix seconds)
 ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds)
 WAKE = "tavern:projector:wake"  # list: a token that wakes a drain job waiting for work
+WORKERS = "tavern:workers"  # zset: worker -> its last heartbeat (unix seconds), read by /readyz
+# On the events' Redis, with QUEUE_URL set: matches appended to while the queue's Redis was away,
+# to be marked dirty once it is back (services/runtime.py)
+UNMARKED = "tavern:projector:unmarked"
 # Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
 NOTICES = "tavern:views"
 

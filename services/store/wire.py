@@ -8,8 +8,10 @@ against 30-40 for three short commands), paid on every batch of appends and ever
 Exchanges from concurrent coroutines share the connection, written in the order they are made, so
 a batch never waits for a free connection; nothing blocking (BLPOP) may go on a shared one.
 
-A reply cut off (the connection lost) fails every exchange in flight with redis-py's
-ConnectionError and the next one opens a new connection; only reads are sent again (resp.py says
+A reply cut off (the connection lost), or late (past the Wire's timeout: the connection is then
+dropped, since a late reply would answer the next exchange), fails every exchange in flight with
+redis-py's ConnectionError (TimeoutError for the late one) and the next one opens a new
+connection; only reads are sent again (resp.py says
 why). An exchange whose caller is cancelled still takes its replies off the wire, so the next
 exchange's replies are its own.
 """
@@ -23,6 +25,7 @@ from typing import Any
 import hiredis
 from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as NoReply
 
 from services.ops import metrics
 from services.store.resp import pack, sent_once_more_if_reads
@@ -104,12 +107,19 @@ class _Protocol(asyncio.Protocol):
         if self.transport is not None:
             self.transport.close()
 
+    def abort(self, problem: ConnectionError) -> None:
+        """Give up on the connection: every exchange in flight fails, the next opens another."""
+        self._fail(problem)
+        if self.transport is not None:
+            self.transport.abort()
+
 
 class Wire:
     """A lazily opened, pipelined connection to the Redis at ``url`` (redis:// or unix://)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
         self.options = parse_url(url)
+        self.timeout_s = timeout_s  # for a connect, and for the replies of an exchange
         self._protocol: _Protocol | None = None
         self._opening: asyncio.Task[_Protocol] | None = None
 
@@ -121,7 +131,13 @@ class Wire:
         protocol = self._protocol
         if protocol is None or protocol.lost is not None or protocol.loop is not asyncio.get_running_loop():
             protocol = await self._connect()
-        return await protocol.send(commands)
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                return await protocol.send(commands)
+        except TimeoutError:
+            metrics.REDIS_ERRORS.labels("timeout").inc()
+            protocol.abort(ConnectionError("an earlier exchange's replies were late"))
+            raise NoReply(f"no reply from Redis in {self.timeout_s} s") from None
 
     async def _connect(self) -> _Protocol:
         # one opening at a time per loop: the callers that find none open wait for the same one
@@ -134,7 +150,7 @@ class Wire:
     async def _open(self, loop: asyncio.AbstractEventLoop) -> _Protocol:
         options = self.options
         try:
-            async with asyncio.timeout(CONNECT_TIMEOUT_S):
+            async with asyncio.timeout(self.timeout_s):
                 if "path" in options:
                     _, protocol = await loop.create_unix_connection(lambda: _Protocol(loop), options["path"])
                 else:
