@@ -33,18 +33,22 @@ def _level(text: str) -> str:
     return text.lower()
 
 
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise ValueError("a number of seconds above 0")
-    return value
+def _number(kind: Callable[[str], Any], ok: Callable[[Any], bool], what: str) -> Callable[[str], Any]:
+    """A parser of a number of ``kind`` that ``ok`` accepts, else ValueError saying ``what`` it must be."""
+
+    def parse(text: str) -> Any:
+        value = kind(text)
+        if not ok(value):
+            raise ValueError(what)
+        return value
+
+    return parse
 
 
-def _whole_seconds(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError("a whole number of seconds, at least 1")
-    return value
+_seconds = _number(float, lambda value: value > 0, "a number of seconds above 0")
+_whole_seconds = _number(int, lambda value: value >= 1, "a whole number of seconds, at least 1")
+_grace = _number(float, lambda value: value >= 0, "a number of seconds, 0 or more")
+_port = _number(int, lambda value: 0 <= value < 65536, "a port number (0: none)")
 
 
 def _milliseconds(text: str) -> float:
@@ -56,20 +60,6 @@ def _milliseconds(text: str) -> float:
 
 def _optional(text: str) -> str | None:
     return text or None
-
-
-def _grace(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise ValueError("a number of seconds, 0 or more")
-    return value
-
-
-def _port(text: str) -> int:
-    value = int(text)
-    if not 0 <= value < 65536:
-        raise ValueError("a port number (0: none)")
-    return value
 
 
 @dataclass(frozen=True, slots=True)
