@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 from domain.games import game_ids, get_game
 from domain.kernel import RulesError
 from projections.chain import export_lines
+from projections.content import schema as content_schema
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
@@ -30,6 +31,7 @@ from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
+from services.gateway.content_endpoint import get_content
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
@@ -61,6 +63,7 @@ def game_info(game_id: str) -> GameInfo:
         "commands": msgspec.json.schema(game.command_type),
         "events": msgspec.json.schema(game.event_type),
         "view": msgspec.json.schema(game.view_type),
+        "content": content_schema(),
     }
     bots = ["random", *game.bots]
     return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas)
@@ -215,6 +218,7 @@ async def api_error(request: Request, problem: Exception) -> Response:
 
 ROUTES = [
     Route("/v1/games", list_games),
+    Route("/v1/games/{game_id}/content", get_content),
     Route("/v1/matches", create_match, methods=["POST"]),
     Route("/v1/matches/{match_id}/commands", Endpoint(post_command), methods=["POST"]),
     Route("/v1/matches/{match_id}/view", get_view),
