@@ -110,7 +110,8 @@ RULES = (
     "Dirty Deeds (option): a deed card needs its agent in your Tavern; its target may cancel it with City Watch.",
 )
 
-TERMS = {"gold": "Gold", "tavern": "Tavern deck", "patron": "Patron deck", "deed": "Dirty Deeds deck",
+TERMS = {"draft": "The draft", "mulligan": "The mulligan", "gold": "Gold",
+         "tavern": "Tavern deck", "patron": "Patron deck", "deed": "Dirty Deeds deck",
          "day": "Day", "night": "Night", "till": "Counting the Till", "deeds": "Dirty Deeds",
          "competitive": "Competitive", "cooperative": "Co-operative", "solo": "Solo",
          **{name: name.capitalize() for name in CHALLENGE_ROUNDS}}

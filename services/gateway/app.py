@@ -20,6 +20,7 @@ from domain.games import game_ids, get_game
 from domain.kernel import RulesError
 from projections.chain import export_lines
 from projections.content import schema as content_schema
+from projections.narration import narrate
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
@@ -136,6 +137,7 @@ async def events(request: Request) -> Response:
         envelope = record.envelope
         item: dict[str, Any] = {"version": envelope.version, "type": envelope.type, "time": envelope.time}
         cause = envelope.command
+        item["narration"] = narrate(match.game, decode(envelope.event), seat, whole=finished)
         if finished:
             item |= {"event": envelope.event, "command": cause, "prev": envelope.prev, "hash": record.hash}
         else:
