@@ -13,7 +13,12 @@ $(BIN)/tavern: pyproject.toml
 serve: $(BIN)/tavern
 	$(BIN)/tavern serve
 
-test: $(BIN)/tavern
+# the browser tests inject axe-core (npm, pinned by tests/web/package-lock.json)
+tests/web/node_modules/axe-core/axe.min.js: tests/web/package-lock.json
+	npm ci --prefix tests/web --no-audit --no-fund
+	touch $@
+
+test: $(BIN)/tavern tests/web/node_modules/axe-core/axe.min.js
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q -n 2
 

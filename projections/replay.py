@@ -21,7 +21,7 @@ class Frame(msgspec.Struct, frozen=True):
 def frames(game: Game, setup: Setup, events: Iterable[Event], seat: Seat | None, whole: bool) -> Iterator[Frame]:
     """Frame 0 (before any event) and one frame after each event. ``whole``: events unredacted."""
     state = game.initial(setup)
-    yield Frame(0, None, game.view(state, seat), "The table is set.")
+    yield Frame(0, None, game.view(state, seat), "Before the first event.")
     for version, event in enumerate(events, start=1):
         state = game.evolve(state, event)
         shown = event if whole else game.event_view(event, seat)

@@ -37,7 +37,7 @@ def _item(rank: Rank) -> Item:
     numbers: dict = {"group": rank.group, "sword": rank.sword, "shield": rank.shield, "wage": rank.wage}
     if rank.rank in LEADERS:
         numbers |= {"field_limit": LEADERS[rank.rank].field_limit, "sacrifices": LEADERS[rank.rank].sacrifices}
-    return Item(id=rank.rank, name=rank_name(rank.rank), category="card", kind="mercenary", ids=ids,
+    return Item(id=rank.rank, name=f"{rank_name(rank.rank)} ({rank.group})", category="card", kind="mercenary", ids=ids,
                 text=effect_text(rank), cost={"gold": rank.contract}, numbers=numbers)
 
 

@@ -26,8 +26,7 @@ def _combat(e: ev.Combat, n: Names) -> str:
             f"{e.defence_strength}.")
     if e.loser < 0:
         return head + " A stand-off."
-    loser = e.attacker if e.loser == 0 else e.defender
-    return head + f" {n.seat(loser)} lost {e.damage} HP" + (", overrun." if e.overrun else ".")
+    return head + f" {n.seat(e.loser)} lost {e.damage} HP" + (", overrun." if e.overrun else ".")
 
 
 def _won(e: ev.GameWon, n: Names) -> str:

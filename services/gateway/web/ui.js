@@ -75,6 +75,10 @@ export class Context {
     el.dataset.types = [...new Set(commands.map((c) => c.type))].join(" ");
     el.tabIndex = 0;
     el.title = commands.map(label).join("\n");
+    if (el.tagName !== "BUTTON") el.setAttribute("role", "button");
+    // the accessible name starts with what the element shows (a screen reader and a speech user say the same)
+    const shown = el.textContent.trim();
+    el.setAttribute("aria-label", `${shown ? `${shown}: ` : ""}${el.title.replace(/\n/g, "; ")}`);
     const run = (event) => {
       event.stopPropagation();
       if (commands.length === 1) this.act(commands[0]);
@@ -160,10 +164,62 @@ export function movesBar(ctx) {
 }
 
 export function cardBack(extra = "") {
-  return h(`div.card.back${extra ? `.${extra}` : ""}`, { "aria-label": "face-down card" });
+  return h(`div.card.back${extra ? `.${extra}` : ""}`, { role: "img", "aria-label": "face-down card" });
 }
 
 // A pile of face-down cards with its count.
 export function pile(count, label) {
   return h("div.pile", { title: `${label}: ${count}` }, count ? cardBack() : h("div.card.empty"), h("span.count", {}, `${label} ${count}`));
+}
+
+// ---- card faces from the game's content (GET /v1/games/{id}/content)
+
+let items = new Map(); // the id a view uses -> its content item
+let terms = {};
+
+export function useContent(content) {
+  items = new Map();
+  for (const item of content?.items || []) for (const id of item.ids) items.set(id, item);
+  terms = content?.terms || {};
+}
+
+export const itemOf = (id) => items.get(id) || null;
+export const nameOf = (id) => itemOf(id)?.name || terms[id] || humanise(id);
+export const term = (word) => terms[word] || humanise(word);
+
+export function costText(item) {
+  const parts = Object.entries(item?.cost || {}).map(([token, n]) => `${n} ${term(token)}`);
+  return parts.length ? `costs ${parts.join(" and ")}` : "";
+}
+
+// Every element that names a card or tile (data-card) gets its content: the name, the cost and the
+// effect text on its face, the same as a tooltip and as its accessible name.
+export function decorate(root) {
+  for (const el of root.querySelectorAll("[data-card], [data-tip]")) {
+    const item = itemOf(el.dataset.card ?? el.dataset.tip);
+    if (!item || el.dataset.decorated) continue;
+    el.dataset.decorated = "true";
+    const cost = costText(item);
+    const words = [item.name, cost, item.text].filter(Boolean).join(". ");
+    const choices = el.classList.contains("actionable") ? el.title : "";
+    el.title = choices ? `${words}\n\n${choices}` : words;
+    if (!el.getAttribute("role")) el.setAttribute("role", choices ? "button" : "group");
+    if (el.dataset.tip !== undefined) {
+      // a track or a tavern: its own drawing stays; its name and text are added to what it shows
+      el.setAttribute("aria-label", `${el.textContent.trim()} ${words}`.trim());
+      continue;
+    }
+    if (!el.classList.contains("card")) {
+      el.textContent = item.name;
+      el.setAttribute("aria-label", choices ? `${words}: ${choices.replace(/\n/g, "; ")}` : words);
+      continue;
+    }
+    el.removeAttribute("aria-label"); // a card's face says it all: name, kind, cost and effect
+    const name = el.querySelector(".name");
+    if (name) name.textContent = item.name;
+    const group = el.querySelector(".group");
+    if (group) group.textContent = humanise(item.kind);
+    if (cost && !el.querySelector(".cost")) el.append(h("div.cost", {}, cost));
+    el.append(h("div.effect", {}, item.text));
+  }
 }
