@@ -114,3 +114,26 @@ def test_the_lobby_has_no_serious_accessibility_violation(page, shots):
     page.wait_for_selector("#create-match")
     assert_accessible(page)
     check_no_internal_id(page)
+
+
+def test_a_click_that_would_spend_asks_first(page, server):
+    """Buying a card for good spends tokens: the click opens a confirmation (the move in words, and
+    Cancel) and sends nothing by itself."""
+    links = create_match(page, "heros-tavern", seats=3, bots=[1, 2])
+    page.goto(server + "/" + links[0])
+    buy = page.locator("#table .card.actionable[data-types~=BuyCard]")
+    for _ in range(30):
+        settle(page)
+        if buy.count():
+            break
+        first_move(page)
+    assert buy.count(), "no purchase offered"
+    settle(page)
+    sent: list[str] = []
+    page.on("request", lambda request: request.url.endswith("/commands") and sent.append(request.url))
+    buy.first.click()
+    item = page.locator(".menu .menu-item")
+    assert item.count() == 1 and item.inner_text().startswith("Confirm: ")
+    page.click(".menu .menu-cancel")
+    assert page.locator(".menu").count() == 0
+    assert sent == []  # nothing was sent

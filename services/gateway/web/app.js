@@ -5,7 +5,7 @@
 //   #/replay/ID?token=T&seat=N  a replay with a scrubber, from seat N's chair once the match is over
 import * as api from "./api.js";
 import * as generic from "./tables/generic.js";
-import { Context, closeMenus, decorate, h, humanise, movesBar, useContent } from "./ui.js";
+import { Context, closeMenus, closeStaleMenus, decorate, h, humanise, movesBar, useContent } from "./ui.js";
 
 const app = document.getElementById("app");
 const STORE = "tavern.matches";
@@ -363,6 +363,7 @@ async function showMatch(id, token, tableName, gen) {
     statusLine.classList.toggle("your-move", mine);
     if (mine && !yourMove) announce(`Your move. ${status}`);
     yourMove = mine;
+    closeStaleMenus(page.pending ? [] : env.legal);
     const board = drawTable(table, env.view, ctx);
     tableBox.replaceChildren(resultBox(env.result, namer, env.view) || "", movesBar(ctx) || "", board);
     decorate(tableBox);

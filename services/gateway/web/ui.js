@@ -45,6 +45,10 @@ export function commandLabel(command) {
 
 const sameCommand = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+// Commands that spend something (tokens, gold, coins, a card for good): one click opens a
+// confirmation with the move in words and Cancel, never sends it at once.
+export const SPENDS = new Set(["BuyCard", "PlayCard", "Contract", "SellMercenary", "CastSpell", "SellSpell", "BuyDeed", "ActivateDignitary", "PlayDeed"]);
+
 // A render context: the seat's legal commands, which of them a table has put on an element
 // ("claimed"), and act() to send one. The app lists the unclaimed ones as buttons, so every
 // legal command stays reachable whatever a table shows.
@@ -81,7 +85,8 @@ export class Context {
     el.setAttribute("aria-label", `${shown ? `${shown}: ` : ""}${el.title.replace(/\n/g, "; ")}`);
     const run = (event) => {
       event.stopPropagation();
-      if (commands.length === 1) this.act(commands[0]);
+      if (commands.length === 1 && !SPENDS.has(commands[0].type)) this.act(commands[0]);
+      else if (commands.length === 1) openMenu(el, commands, (c) => `Confirm: ${label(c)}`, (command) => this.act(command));
       else openMenu(el, commands, label, (command) => this.act(command));
     };
     el.addEventListener("click", run);
@@ -105,11 +110,19 @@ export function closeMenus() {
   for (const menu of document.querySelectorAll(".menu")) menu.remove();
 }
 
+// A new view closes a menu whose moves are no longer all legal: a confirmation never sends a stale move.
+export function closeStaleMenus(legal) {
+  const now = new Set(legal.map((c) => JSON.stringify(c)));
+  for (const menu of document.querySelectorAll(".menu")) {
+    if (!(menu.commands || []).every((c) => now.has(JSON.stringify(c)))) menu.remove();
+  }
+}
+
 function openMenu(anchor, commands, label, choose) {
   closeMenus();
   const menu = h(
     "div.menu",
-    { role: "menu" },
+    { role: "menu", "aria-label": "Choose a move" },
     commands.map((command) =>
       h(
         "button.menu-item",
@@ -127,8 +140,9 @@ function openMenu(anchor, commands, label, choose) {
     ),
     h("button.menu-cancel", { onclick: (event) => (event.stopPropagation(), closeMenus()) }, "Cancel"),
   );
+  menu.commands = commands;
   const box = anchor.getBoundingClientRect();
-  menu.style.left = `${Math.max(4, box.left + window.scrollX)}px`;
+  menu.style.left = `${Math.max(4, Math.min(box.left, innerWidth - 228)) + window.scrollX}px`; // kept on a phone's screen
   menu.style.top = `${box.bottom + window.scrollY + 4}px`;
   document.body.append(menu);
 }
