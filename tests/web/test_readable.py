@@ -54,8 +54,13 @@ def check_faces(page, texts: dict[str, tuple[str, str]]) -> int:
     return len(faces)
 
 
+LABELS = """() => [...document.querySelectorAll('[title], [aria-label]')]
+  .map((el) => `${el.getAttribute('title') || ''} ${el.getAttribute('aria-label') || ''}`).join('\\n')"""
+
+
 def check_no_internal_id(page) -> None:
-    shown = page.locator("body").inner_text()
+    """Neither the page's text nor a tooltip or accessible name (the moves' menus) shows an id."""
+    shown = page.locator("body").inner_text() + "\n" + page.evaluate(LABELS)
     leaked = INTERNAL_ID.findall(shown)
     assert not leaked, f"internal ids on the page: {leaked[:5]}"
 

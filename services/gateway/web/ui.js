@@ -29,18 +29,23 @@ export const humanise = (text) =>
     .replace(/[_-]+/g, " ")
     .replace(/^./, (c) => c.toUpperCase());
 
+// an id or a word of the game as the content names it; other values as they are
 function fieldText(value) {
-  if (Array.isArray(value)) return value.length ? value.join(", ") : "none";
+  if (Array.isArray(value)) return value.length ? value.map(fieldText).join(", ") : "none";
   if (value && typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  return typeof value === "string" && (itemOf(value) || value in terms) ? nameOf(value) : String(value);
 }
 
+// A command in words with its price: "Buy Card Light Ale (costs 1 land token)".
 export function commandLabel(command) {
   // an unused optional field ("", -1, [], null) says nothing to a player
   const unused = (value) => value === "" || value === -1 || value === null || (Array.isArray(value) && !value.length);
-  const fields = Object.entries(command).filter(([key, value]) => key !== "type" && key !== "expected_version" && !unused(value));
+  const fields = Object.entries(command).filter(([key, value]) => key !== "type" && key !== "expected_version" && key !== "card" && !unused(value));
   const words = fields.map(([key, value]) => `${humanise(key).toLowerCase()}: ${fieldText(value)}`);
-  return words.length ? `${humanise(command.type)} (${words.join("; ")})` : humanise(command.type);
+  const card = command.card ? ` ${nameOf(command.card)}` : "";
+  const price = command.card && SPENDS.has(command.type) ? costText(itemOf(command.card)) : "";
+  const extra = [price, ...words].filter(Boolean);
+  return `${humanise(command.type)}${card}${extra.length ? ` (${extra.join("; ")})` : ""}`;
 }
 
 const sameCommand = (a, b) => JSON.stringify(a) === JSON.stringify(b);

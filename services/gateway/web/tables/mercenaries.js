@@ -6,6 +6,13 @@ import { cardBack, h, itemOf, nameOf, pile } from "../ui.js";
 const SUIT = { spades: "♠", hearts: "♥", diamonds: "♦", clubs: "♣" };
 const PHASES = ["morning", "afternoon", "night"];
 
+const RANKS = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+// "mc-0-hearts-q" -> "Queen of Hearts"
+function cardName(id) {
+  const { suit, rank } = parts(id);
+  return `${RANKS[rank] || rank} of ${suit ? suit[0].toUpperCase() + suit.slice(1) : "?"}`;
+}
+
 function parts(id) {
   const [, , suit, rank] = id.split("-");
   return { suit, rank: (rank || "?").toUpperCase() };
@@ -103,7 +110,7 @@ function side(view, s, ctx, picker) {
       pile(s.deck_count, "deck"),
       mine ? null : h("div.hand.backs", { title: `${s.hand_count} cards in hand` }, Array.from({ length: s.hand_count }, () => cardBack("small"))),
       h("div.battlefield", {}, h("div.label", {}, "Field"), fieldCards.length ? fieldCards : h("div.empty-note", {}, "no mercenaries")),
-      h("div.trash", { title: s.trash.join(", ") }, h("div.label", {}, `Trash (${s.trash.length})`), s.trash.length ? h("div.chip", {}, s.trash[s.trash.length - 1].split("-").slice(2).reverse().join(" of ")) : null),
+      h("div.trash", { title: s.trash.map(cardName).join(", ") }, h("div.label", {}, `Trash (${s.trash.length})`), s.trash.length ? h("div.chip", {}, cardName(s.trash[s.trash.length - 1])) : null),
     ),
   );
 }

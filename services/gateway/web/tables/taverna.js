@@ -2,7 +2,7 @@
 // each occupied one), deeds with their price and points and the owner's marker, guild symbols and
 // dignitaries; the customer row, the castle's royal favours and the piles in the middle; each
 // player's coins, points, people tracks, favours and spells (yours face up, the others' as backs).
-import { cardBack, h, humanise, nameOf, pile, term } from "../ui.js";
+import { cardBack, costText, h, humanise, itemOf, nameOf, pile, term } from "../ui.js";
 
 const PEOPLE = ["human", "elf", "dwarf", "orc"];
 
@@ -20,7 +20,8 @@ function labelOf(command) {
     .filter(([key, value]) => key !== "type" && key !== "card" && value !== "" && value !== -1 && !(Array.isArray(value) && !value.length))
     .map(([key, value]) => (["table", "to_table", "space"].includes(key) ? `${humanise(key).toLowerCase()} ${value + 1}` : Array.isArray(value) ? value.map(word).join(" and ") : word(value)));
   const what = command.card ? ` ${nameOf(command.card)}` : "";
-  return `${humanise(command.type)}${what}${parts.length ? `: ${parts.join(", ")}` : ""}`;
+  const price = command.type === "CastSpell" ? costText(itemOf(command.card)) : "";
+  return `${humanise(command.type)}${what}${parts.length ? `: ${parts.join(", ")}` : ""}${price ? ` (${price})` : ""}`;
 }
 
 // the id-named chips (favours, cast spells, customers taken): decorate gives them their names
