@@ -16,8 +16,14 @@ $(BIN)/tavern: pyproject.toml
 serve: $(BIN)/tavern
 	$(BIN)/tavern serve --host $(HOST) --port $(PORT)
 
+# the browser tests inject axe-core (npm, pinned by tests/web/package-lock.json)
+tests/web/node_modules/axe-core/axe.min.js: tests/web/package-lock.json
+	npm ci --prefix tests/web --no-audit --no-fund
+	touch $@
+
 test: $(BIN)/tavern
 	tests/system-deps.sh
+	$(MAKE) --no-print-directory tests/web/node_modules/axe-core/axe.min.js
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q -n 2
 

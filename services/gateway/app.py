@@ -19,6 +19,8 @@ from starlette.staticfiles import StaticFiles
 from domain.games import game_ids, get_game
 from domain.kernel import RulesError
 from projections.chain import export_lines
+from projections.content import schema as content_schema
+from projections.narration import narrate
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
@@ -30,6 +32,7 @@ from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
+from services.gateway.content_endpoint import get_content
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
@@ -65,6 +68,7 @@ def game_info(game_id: str) -> GameInfo:
         "commands": msgspec.json.schema(game.command_type),
         "events": msgspec.json.schema(game.event_type),
         "view": msgspec.json.schema(game.view_type),
+        "content": content_schema(),
     }
     bots = ["random", *game.bots]
     return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas)
@@ -141,6 +145,7 @@ async def events(request: Request) -> Response:
         envelope = record.envelope
         item: dict[str, Any] = {"version": envelope.version, "type": envelope.type, "time": envelope.time}
         cause = envelope.command
+        item["narration"] = narrate(match.game, decode(envelope.event), seat, whole=finished)
         if finished:
             item |= {"event": envelope.event, "command": cause, "prev": envelope.prev, "hash": record.hash}
         else:
@@ -221,6 +226,7 @@ async def api_error(request: Request, problem: Exception) -> Response:
 
 ROUTES = [
     Route("/v1/games", list_games),
+    Route("/v1/games/{game_id}/content", get_content),
     Route("/v1/matches", create_match, methods=["POST"]),
     Route("/v1/matches/{match_id}/commands", Endpoint(post_command), methods=["POST"]),
     Route("/v1/matches/{match_id}/view", get_view),

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.games import game_ids, get_game
+from projections.content.model import Content
 from projections.replay import Frame
 from projections.views import ViewEnvelope
 from services.commands.entropy import Contributed, Contribution
@@ -35,7 +36,7 @@ def _ready(schema: dict[str, Any]) -> dict[str, Any]:
 
 def document() -> dict[str, Any]:
     games = [get_game(game_id) for game_id in game_ids()]
-    types: list[Any] = [CreateMatch, MatchCreated, ErrorBody, Accepted, GameInfo, ViewEnvelope, Frame, Health]
+    types: list[Any] = [CreateMatch, MatchCreated, ErrorBody, Accepted, GameInfo, ViewEnvelope, Frame, Health, Content]
     _, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
     commands: dict[str, Any] = {"oneOf": []}
     for game in games:
@@ -55,6 +56,14 @@ def document() -> dict[str, Any]:
     authed = {"parameters": match_id, "security": bearer}
     paths = {
         "/v1/games": {"get": op("The games, their seats, options and schemas", {"200": {"description": "games"}})},
+        "/v1/games/{game_id}/content": {
+            "get": op(
+                "The game's cards, tiles, spaces and tracks with effect texts, and a rules summary (ETag; 304)",
+                {"200": {"description": "content", **_json(_ref("Content"))}, "304": {"description": "not modified"}},
+                404,
+                parameters=[{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+            )
+        },
         "/v1/matches": {
             "post": op(
                 "Create a match",

@@ -13,7 +13,7 @@ import httpx
 
 from tests.service.conftest import ROOT, free_port, service_env
 
-PROGRAMS = ("redis-server", "redis-sentinel", "chromium", "nginx", "promtool")
+PROGRAMS = ("redis-server", "redis-sentinel", "chromium", "nginx", "promtool", "npm")
 
 
 def deps(path: Path) -> subprocess.CompletedProcess:
@@ -34,7 +34,7 @@ def test_nothing_to_do_when_everything_is_there(tmp_path):
 
 
 def test_without_a_package_manager_one_line_says_what_to_run(tmp_path):
-    fake(tmp_path, "redis-server", "redis-sentinel", "nginx", "promtool")  # no chromium, and no apt-get on this PATH
+    fake(tmp_path, "redis-server", "redis-sentinel", "nginx", "promtool", "npm")  # no chromium, no apt-get
     done = deps(tmp_path)
     assert done.returncode == 1
     assert done.stderr == (
