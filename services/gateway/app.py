@@ -24,8 +24,8 @@ from projections.upcasting import event_decoder
 from projections.views import all_views, field
 from services.commands import entropy
 from services.commands.matches import Match
-from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
-from services.gateway import access, openapi
+from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
+from services.gateway import access, contract, openapi
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
@@ -56,14 +56,10 @@ async def authorize(request: Request) -> tuple[Match, int | None]:
 
 def game_info(game_id: str) -> GameInfo:
     game = get_game(game_id)
-    options = [{"name": o.name, "choices": list(o.choices), "default": o.default} for o in game.options]
-    schemas = {
-        "commands": msgspec.json.schema(game.command_type),
-        "events": msgspec.json.schema(game.event_type),
-        "view": msgspec.json.schema(game.view_type),
-    }
+    options = [OptionInfo(o.name, list(o.choices), o.default, o.description) for o in game.options]
     bots = ["random", *game.bots]
-    return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas)
+    schemas = contract.game_schemas(game.id)
+    return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas, game.rules_version)
 
 
 async def list_games(request: Request) -> Response:
