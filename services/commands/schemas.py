@@ -51,8 +51,8 @@ class OptionInfo(msgspec.Struct):
     """A match option: the values it takes, its default and what it does."""
 
     name: str
-    choices: list[Any]
-    default: Any
+    choices: list[str | int | bool]
+    default: str | int | bool
     description: str
 
 

@@ -13,7 +13,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from domain.games import game_ids, get_game
@@ -33,6 +33,7 @@ from services.gateway.command_endpoint import post_command
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
+from services.gateway.ws_endpoint import ws_endpoint
 from services.ops.settings import Settings
 from services.projector import worker
 from services.runtime import Runtime
@@ -222,6 +223,7 @@ ROUTES = [
     Route("/healthz", healthz),
     Route("/metrics", metrics),
     Route("/openapi.json", openapi_json),
+    WebSocketRoute("/v1/matches/{match_id}/ws", ws_endpoint),
 ]
 # the web client, mounted at "/" after every other route: a mount there answers every path it reaches
 WEB = Mount("/", StaticFiles(directory=Path(__file__).parent / "web", html=True), name="web")

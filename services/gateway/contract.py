@@ -86,10 +86,27 @@ def _event_envelope(prefix: str) -> Schema:
     }
 
 
+def _portable(node: Any) -> Any:
+    """msgspec's schema of a fixed-length tuple closes it with ``items: false`` beside ``maxItems``,
+    which says the same: code generators that want a schema object there (openapi-python-client)
+    stop at a boolean, so it is left out."""
+    if isinstance(node, dict):
+        return {
+            key: _portable(value)
+            for key, value in node.items()
+            if not (key == "items" and value is False and "maxItems" in node)
+        }
+    if isinstance(node, list | tuple):
+        return [_portable(item) for item in node]
+    return node
+
+
 def _game_components(game: Game, envelope: Schema) -> dict[str, Schema]:
     prefix = f"{game.id}."
-    (command, event, view), own = msgspec.json.schema_components(
-        [game.command_type, game.event_type, game.view_type], ref_template=f"{REF}{prefix}{{name}}"
+    (command, event, view), own = _portable(
+        msgspec.json.schema_components(
+            [game.command_type, game.event_type, game.view_type], ref_template=f"{REF}{prefix}{{name}}"
+        )
     )
     components = {prefix + name: schema for name, schema in own.items()}
     for target in command["discriminator"]["mapping"].values():
@@ -97,7 +114,9 @@ def _game_components(game: Game, envelope: Schema) -> dict[str, Schema]:
         variant["properties"]["expected_version"] = EXPECTED_VERSION
     components[prefix + "Command"] = _union(command)
     components[prefix + "Event"] = _union(event)
-    components[prefix + "View"] = view
+    # the view's Struct under the game's name for it (the class name is ours, and games share words)
+    components[prefix + "View"] = components.pop(view["$ref"].removeprefix(REF))
+    components = _rewrite(components, REF, {view["$ref"]: REF + prefix + "View"})
     shown = copy.deepcopy(envelope)
     shown["title"] = prefix + "ViewEnvelope"
     properties = shown["properties"]
@@ -151,6 +170,9 @@ def _any_command(per_game: list[Game], components: dict[str, Schema]) -> Schema:
             mapping[tag] = targets[0]
         else:
             components[f"commands.{tag}"] = {
+                "type": "object",
+                "properties": {"type": {"enum": [tag]}},
+                "required": ["type"],
                 "anyOf": [{"$ref": target} for target in targets],
                 "description": f"{tag} of any of the games that have it: the match's game says which applies",
             }
@@ -181,6 +203,8 @@ def components() -> dict[str, Schema]:
         "oneOf": [ref(f"{game.id}.ViewEnvelope") for game in games],
         "discriminator": {"propertyName": "game", "mapping": {g.id: REF + f"{g.id}.ViewEnvelope" for g in games}},
     }
+    for name, schema in out.items():
+        schema["title"] = name  # code generators name their types by title: msgspec's is the class name
     return out
 
 
@@ -192,20 +216,26 @@ def any_of_games(suffix: str, array: bool = False) -> Schema:
     return {"anyOf": branches, "description": f"`<game>.{suffix}` of the match's game"}
 
 
-def _rewrite(node: Any, into: str) -> Any:
-    """``node`` with each ``$ref`` (and discriminator mapping) into components pointed ``into`` instead."""
+def _rewrite(node: Any, into: str, renamed: dict[str, str] | None = None) -> Any:
+    """``node`` with each ``$ref`` (and discriminator mapping) into components pointed ``into``
+    instead, and the refs in ``renamed`` replaced."""
+    renamed = renamed or {}
+
+    def point(target: str) -> str:
+        return into + renamed.get(target, target).removeprefix(REF)
+
     if isinstance(node, dict):
         out = {}
         for key, value in node.items():
             if key == "$ref":
-                out[key] = into + value.removeprefix(REF)
+                out[key] = point(value)
             elif key == "mapping":
-                out[key] = {tag: into + target.removeprefix(REF) for tag, target in value.items()}
+                out[key] = {tag: point(target) for tag, target in value.items()}
             else:
-                out[key] = _rewrite(value, into)
+                out[key] = _rewrite(value, into, renamed)
         return out
     if isinstance(node, list):
-        return [_rewrite(item, into) for item in node]
+        return [_rewrite(item, into, renamed) for item in node]
     return node
 
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from jsonschema import ValidationError
 from openapi_spec_validator import validate
+from starlette.routing import Route
 
 from domain.games import game_ids
 from services.gateway.app import ROUTES
@@ -32,6 +33,8 @@ async def test_the_document_is_valid_openapi_3_1_without_root_defs(api):
 async def test_every_route_and_method_is_declared_with_its_errors(api):
     document = (await api.get("/openapi.json")).json()
     for route in ROUTES:
+        if not isinstance(route, Route):
+            continue  # the WebSocket: OpenAPI has no words for it (docs/API.md has)
         declared = document["paths"][route.path]
         for method in route.methods or ["GET"]:
             if method == "HEAD":
