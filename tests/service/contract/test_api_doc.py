@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from services.gateway.openapi import document
-from tests.service.conftest import ROOT, free_port, service_env, wait_healthy
+from tests.service.conftest import ROOT
 from tests.service.contract import error_codes
 
 DOC = (ROOT / "docs" / "API.md").read_text()
@@ -49,14 +49,6 @@ def test_every_code_the_services_answer_is_in_the_reference():
 def test_the_games_refusal_codes_are_generated_from_the_rules():
     assert error_codes.table() in DOC, "run: python -m tests.service.contract.error_codes (and paste into docs/API.md)"
     assert re.search(r"\| taverna \| `\w+` \|", DOC) and re.search(r"\| mercenaries \| `\w+` \|", DOC)
-
-
-@pytest.fixture
-def gateway(processes) -> str:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    wait_healthy(base, processes(["serve", "--port", str(port)], service_env(None)))
-    return base
 
 
 @pytest.mark.parametrize(

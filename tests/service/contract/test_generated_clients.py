@@ -15,18 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.service.conftest import free_port, service_env, wait_healthy
-
 HERE = Path(__file__).parent
 BIN = Path(sys.executable).parent
-
-
-@pytest.fixture
-def gateway(processes) -> str:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    wait_healthy(base, processes(["serve", "--port", str(port)], service_env(None)))
-    return base
 
 
 def generate_python(document: Path, into: Path) -> None:
