@@ -13,7 +13,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from domain.games import game_ids, get_game
@@ -26,8 +26,8 @@ from projections.upcasting import event_decoder
 from projections.views import all_views, field
 from services.commands import entropy
 from services.commands.matches import Match
-from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
-from services.gateway import access, health, openapi, outage
+from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
+from services.gateway import access, contract, health, openapi, outage
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
@@ -37,6 +37,7 @@ from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
 from services.gateway.traffic import counting, route_of
+from services.gateway.ws_endpoint import ws_endpoint
 from services.ops import logs
 from services.ops.metrics import CONTENT_TYPE, CREATED, Metrics
 from services.ops.settings import Settings
@@ -63,15 +64,10 @@ async def authorize(request: Request) -> tuple[Match, int | None]:
 
 def game_info(game_id: str) -> GameInfo:
     game = get_game(game_id)
-    options = [{"name": o.name, "choices": list(o.choices), "default": o.default} for o in game.options]
-    schemas = {
-        "commands": msgspec.json.schema(game.command_type),
-        "events": msgspec.json.schema(game.event_type),
-        "view": msgspec.json.schema(game.view_type),
-        "content": content_schema(),
-    }
+    options = [OptionInfo(o.name, list(o.choices), o.default, o.description) for o in game.options]
     bots = ["random", *game.bots]
-    return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas)
+    schemas = {**contract.game_schemas(game.id), "content": content_schema()}
+    return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas, game.rules_version)
 
 
 async def list_games(request: Request) -> Response:
@@ -240,6 +236,7 @@ ROUTES = [
     Route("/readyz", health.readyz),
     Route("/metrics", metrics),
     Route("/openapi.json", openapi_json),
+    WebSocketRoute("/v1/matches/{match_id}/ws", ws_endpoint),
 ]
 # the web client, mounted at "/" after every other route: a mount there answers every path it reaches
 WEB = Mount("/", StaticFiles(directory=Path(__file__).parent / "web", html=True), name="web")

@@ -174,19 +174,35 @@ class Hub:
         finally:
             self._fetching.discard(match_id)
 
-    async def serve(self, match_id: str, seat: int | None, last_id: int, receive: Any, send: Any) -> None:
-        """The SSE answer (bare ASGI): the current view if newer than ``last_id``, then each newer
-        one, until the client goes away."""
+    async def attach(self, match_id: str, seat: int | None, last_id: int) -> Listener:
+        """A listener of the seat's views newer than ``last_id``, offered the current one at once;
+        ``detach`` it when its client goes."""
         listener = Listener(seat)
         listener.latest = last_id
         self.listeners[match_id].add(listener)  # before the first read: no notice falls between
         self.metrics.open_streams += 1
+        try:
+            current = await self.current(match_id, seat)
+        except BaseException:
+            self.detach(match_id, listener)
+            raise
+        if current is not None:
+            listener.offer(current)
+        return listener
+
+    def detach(self, match_id: str, listener: Listener) -> None:
+        self.metrics.open_streams -= 1
+        self.listeners[match_id].discard(listener)
+        if not self.listeners[match_id]:
+            del self.listeners[match_id]
+
+    async def serve(self, match_id: str, seat: int | None, last_id: int, receive: Any, send: Any) -> None:
+        """The SSE answer (bare ASGI): the current view if newer than ``last_id``, then each newer
+        one, until the client goes away."""
+        listener = await self.attach(match_id, seat, last_id)  # first: Redis away is still a 503 (outage.py)
         watcher = asyncio.create_task(_until_gone(receive, listener))
         try:
-            current = await self.current(match_id, seat)  # first: Redis away is still a 503 (outage.py)
             await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-            if current is not None:
-                listener.offer(current)
             sent = last_id
             while True:
                 if self.closing:
@@ -206,10 +222,7 @@ class Hub:
                     await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
         finally:
             watcher.cancel()
-            self.metrics.open_streams -= 1
-            self.listeners[match_id].discard(listener)
-            if not self.listeners[match_id]:
-                del self.listeners[match_id]
+            self.detach(match_id, listener)
 
 
 async def _until_gone(receive: Any, listener: Listener) -> None:
