@@ -17,7 +17,9 @@ from rq import Queue
 from services.commands.bots import Bots
 from services.commands.folds import Folds
 from services.commands.handling import Handler
+from services.commands.lobby import Lobby
 from services.commands.matches import Matches
+from services.commands.players import Players
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
@@ -62,6 +64,8 @@ class Runtime:
         self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same, link=events_link)
         self.matches = Matches(self.events, self.store)
         self.folds = Folds(self.store)
+        self.players = Players(self.events)
+        self.lobby = Lobby(self.events, self.matches, self.players)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
         self.projector = Projector(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,14 @@ class Match:
     rules_version: int = 1  # the game's rules version when the match was created
     charter: str = ""  # what the match committed to at creation (projections/chain.py); "" before charters
     entropy_seats: tuple[int, ...] = ()  # the seats whose entropy the opening waits for (docs/AUDIT.md)
+    # online play (docs/online-play.md): seat -> registered player id; a lobby match is "open" until
+    # it starts (its meta changes until then, so it is not cached), then "started"
+    players: dict[int, str] = field(default_factory=dict)
+    lobby: str = ""
+    open_seats: tuple[int, ...] = ()
+    host: str = ""  # the player id of whoever created it with open seats
+    invite: str = field(default="", repr=False)  # SHA-256 of a private match's invite code
+    created: float = 0.0
 
     @property
     def genesis(self) -> str:
@@ -43,8 +52,9 @@ class Match:
 @dataclass(frozen=True, slots=True)
 class Created:
     match: Match
-    seat_tokens: list[str]
+    seat_tokens: list[str | None]  # None for an open seat: only whoever joins it gets its token
     spectator_token: str
+    invite: str | None = None  # a private match's invite code
 
 
 def _bot_kind(game: Game, requested: str | None) -> str:
@@ -72,15 +82,20 @@ class Matches:
         bots: list[int],
         bot_kind: str | None = None,
         seat_entropy: bool = False,
+        open_seats: list[int] | None = None,
+        host: str | None = None,
+        private: bool = False,
     ) -> Created:
         game = get_game(game_id)
         setup = game.setup(seats, options)
         if any(not 0 <= seat < seats for seat in bots):
             raise RulesError("bad_bots", f"bots must name seats 0 to {seats - 1}")
+        lobby = _lobby(seats, bots, open_seats or [], host, private, seat_entropy)
         seed = secrets.token_hex(32)
-        seat_tokens = [tokens.new_token() for _ in range(seats)]
+        closed = set(range(seats)) - set(open_seats or [])
+        seat_tokens = [tokens.new_token() if seat in closed else None for seat in range(seats)]
         spectator = tokens.new_token()
-        hashes = {str(seat): tokens.digest(token) for seat, token in enumerate(seat_tokens)}
+        hashes = {str(seat): tokens.digest(token) for seat, token in enumerate(seat_tokens) if token is not None}
         hashes[tokens.SPECTATOR] = tokens.digest(spectator)
         match_id = secrets.token_hex(8)
         # with seat entropy the opening deal waits for every played (not bot) seat's contribution
@@ -108,8 +123,16 @@ class Matches:
             rules_version=game.rules_version,
             charter=charter_text(charter),
             entropy_seats=tuple(waits_for),
+            players=lobby.players,
+            lobby="open" if lobby.open_seats else "",
+            open_seats=lobby.open_seats,
+            host=host or "",
+            invite=tokens.digest(lobby.invite) if lobby.invite else "",
+            created=time.time(),
         )
         await self.redis.hset(keys.meta(match.id), mapping=_to_fields(match))
+        if match.lobby:
+            return Created(match, seat_tokens, spectator, lobby.invite)  # opened once its seats are filled
         if not waits_for:
             opened = await self.open(match)
             assert opened, "a fresh random id has an empty log"
@@ -132,14 +155,44 @@ class Matches:
         fields = await self.redis.hgetall(keys.meta(match_id))
         if not fields:
             return None
-        match = _from_fields(match_id, {k.decode(): v.decode() for k, v in fields.items()})
-        self._remember(match)
+        match = from_fields(match_id, {k.decode(): v.decode() for k, v in fields.items()})
+        if match.lobby != "open":  # an open lobby's seats still change
+            self._remember(match)
         return match
 
     def _remember(self, match: Match) -> None:
         self._cache[match.id] = match
         if len(self._cache) > self._capacity:
             self._cache.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Lobby:
+    open_seats: tuple[int, ...]
+    players: dict[int, str]
+    invite: str | None
+
+
+def _lobby(
+    seats: int, bots: list[int], open_seats: list[int], host: str | None, private: bool, seat_entropy: bool
+) -> _Lobby:
+    """Check a creation's open seats: the host (a registered player) keeps exactly one seat."""
+    if not open_seats:
+        if private:
+            raise RulesError("bad_open", "a private match has open seats to invite players to")
+        kept = sorted(set(range(seats)) - set(bots))
+        return _Lobby((), {kept[0]: host} if host and len(kept) == 1 else {}, None)
+    if host is None:
+        raise RulesError("no_host", "a match with open seats is created with a player token (POST /v1/players)")
+    chosen = sorted(set(open_seats))
+    if len(chosen) != len(open_seats) or any(not 0 <= seat < seats for seat in chosen) or set(chosen) & set(bots):
+        raise RulesError("bad_open", f"open names distinct seats 0 to {seats - 1} that are not bots")
+    kept = sorted(set(range(seats)) - set(bots) - set(chosen))
+    if len(kept) != 1:
+        raise RulesError("bad_open", "the host keeps exactly one seat: every other seat is open or a bot")
+    if seat_entropy:
+        raise RulesError("bad_open", "seat entropy is not offered with open seats")
+    return _Lobby(tuple(chosen), {kept[0]: host}, secrets.token_urlsafe(12) if private else None)
 
 
 def _to_fields(match: Match) -> dict[str, str]:
@@ -154,12 +207,18 @@ def _to_fields(match: Match) -> dict[str, str]:
         "rules_version": str(match.rules_version),
         "charter": match.charter,
         "entropy_seats": json.dumps(list(match.entropy_seats)),
+        "lobby": match.lobby,
+        "open_seats": json.dumps(list(match.open_seats)),
+        "host": match.host,
+        "invite": match.invite,
+        "created": repr(match.created),
     }
+    fields.update({f"player:{seat}": player for seat, player in match.players.items()})
     fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
     return fields
 
 
-def _from_fields(match_id: str, fields: dict[str, str]) -> Match:
+def from_fields(match_id: str, fields: dict[str, str]) -> Match:
     return Match(
         id=match_id,
         game=get_game(fields["game"]),
@@ -172,4 +231,10 @@ def _from_fields(match_id: str, fields: dict[str, str]) -> Match:
         rules_version=int(fields.get("rules_version", "1")),
         charter=fields.get("charter", ""),
         entropy_seats=tuple(json.loads(fields.get("entropy_seats", "[]"))),
+        players={int(k.removeprefix("player:")): v for k, v in fields.items() if k.startswith("player:")},
+        lobby=fields.get("lobby", ""),
+        open_seats=tuple(json.loads(fields.get("open_seats", "[]"))),
+        host=fields.get("host", ""),
+        invite=fields.get("invite", ""),
+        created=float(fields.get("created", "0")),
     )

@@ -40,3 +40,11 @@ ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline 
 WAKE = "tavern:projector:wake"  # list: a token that wakes a drain job waiting for work
 # Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
 NOTICES = "tavern:views"
+
+# The lobby (services/commands/lobby.py): open public matches, zset match id -> when created; one
+# for all games and one per game. Not per match: kept apart from the matches' own transactions.
+LOBBY = "tavern:lobby"
+
+
+def lobby(game: str | None) -> str:
+    return LOBBY if game is None else f"{LOBBY}:{game}"
