@@ -20,6 +20,7 @@ from services.commands.handling import Handler
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
 from services.commands.players import Players
+from services.commands.timeouts import Timeouts
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
@@ -68,6 +69,7 @@ class Runtime:
         self.lobby = Lobby(self.events, self.matches, self.players)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
+        self.timeouts = Timeouts(self.events, self.matches, self.folds, self.handler)
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -138,6 +140,7 @@ class Runtime:
                     expired, dirty, running = await pipe.execute()
                 if expired or (dirty and not running):
                     self._kick.set()
+                await self.timeouts.sweep(now)
             except Exception:
                 log.exception("sweep_failed")
 

@@ -35,19 +35,20 @@ class Bots:
         self.handler = handler
         self._types: dict[str, Any] = {}
 
-    async def play(self, match: Match, version: int, views: dict[str, bytes]) -> None:
-        """Every bot seat that may act in these views (just written, at ``version``) sends one command."""
+    async def play(self, match: Match, version: int, views: dict[str, bytes], taken: set[int]) -> None:
+        """Every bot seat that may act in these views (just written, at ``version``) sends one command;
+        ``taken``: the seats the log has handed to a bot since the match was created."""
         game = match.game
         decoder = self._types.get(game.id)
         if decoder is None:
             decoder = self._types[game.id] = msgspec.json.Decoder(SeatView[game.view_type, game.command_type])
-        for seat in match.bots:
+        for seat in sorted({*match.bots, *taken}):
             seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
             if not seen.legal:
                 continue
             bot = make_bot(game, match.bot_kind)
             command = bot.choose(seen.view, seen.legal, Rng(match.seed, version, f"bot:{seat}"))
             # the key makes a redo (a worker killed after sending) send nothing twice
-            answer = await self.handler.submit(match, seat, command, idempotency=f"bot:{version}")
+            answer = await self.handler.submit(match, seat, command, idempotency=f"bot:{version}", system=True)
             if answer.status != 200:
                 log.info("bot_refused", match_id=match.id, seat=seat, status=answer.status)

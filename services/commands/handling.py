@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Command, Rng, RulesError
+from domain.kernel.online import TimedOut, bot_seats
 from services.commands.folds import Folded, Folds
 from services.commands.matches import Match
 from services.commands.schemas import Accepted, error
@@ -77,24 +78,40 @@ class Handler:
         self._tips: dict[str, Folded] = {}
 
     async def submit(
-        self, match: Match, seat: int, command: Command, expected: int | None = None, idempotency: str | None = None
+        self,
+        match: Match,
+        seat: int,
+        command: Command,
+        expected: int | None = None,
+        idempotency: str | None = None,
+        system: bool = False,
     ) -> Answer:
+        """``system``: sent by the service itself (a bot seat's move, a timeout), not by a client."""
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
-            answer = await self._submit(match, seat, command, expected, idempotency, command_id)
+            answer = await self._submit(match, seat, command, expected, idempotency, command_id, system)
             outcome = {200: "accepted", 409: "conflict", 422: "refused"}.get(answer.status, str(answer.status))
             self.metrics.commands.inc(outcome)
             log.info("command", type=type(command).__name__, status=answer.status)
             return answer
 
     async def _submit(
-        self, match: Match, seat: int, command: Command, expected: int | None, idempotency: str | None, command_id: str
+        self,
+        match: Match,
+        seat: int,
+        command: Command,
+        expected: int | None,
+        idempotency: str | None,
+        command_id: str,
+        system: bool,
     ) -> Answer:
         idem_key = keys.idempotency(match.id, seat, idempotency) if idempotency is not None else None
         if idem_key is not None:
             prior = await self.store.recall(idem_key)
             if prior is not None:
                 return _decode_answer(prior)
+        if isinstance(command, TimedOut) and not system:
+            return Answer(422, error("system_command", "a timeout is the service's to send"))
         game = match.game
         cause = Cause(command_id, seat, idempotency, command)
         # First try the cached fold without reading Redis: the append is conditional anyway, and
@@ -110,6 +127,8 @@ class Handler:
             try:
                 if folded.version == 0:  # the opening waits for the seats' entropy (docs/AUDIT.md)
                     raise RulesError("waiting_for_entropy", "the match opens once every seat has sent its entropy")
+                if not system and seat in bot_seats(folded.state) and game.result(folded.state) is None:
+                    raise RulesError("seat_taken_over", "a bot plays this seat now (it left, conceded or timed out)")
                 events = game.decide(folded.state, command, seat, Rng(folded.seed, folded.version))
             except RulesError as refusal:
                 if not fresh:

@@ -9,11 +9,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.games import get_game
+import msgspec
+
+from domain.games import online_game
 from domain.kernel import Game, Rng, RulesError, Setup
 from domain.kernel.rng import DERIVATION
 from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, effective_seed
-from services.commands import tokens
+from services.commands import clocks, tokens
+from services.commands.clocks import ClockOption
 from services.store import keys
 from services.store.event_store import GENESIS, Cause, EventStore, seal
 
@@ -39,6 +42,7 @@ class Match:
     host: str = ""  # the player id of whoever created it with open seats
     invite: str = field(default="", repr=False)  # SHA-256 of a private match's invite code
     created: float = 0.0
+    clock: ClockOption | None = None
 
     @property
     def genesis(self) -> str:
@@ -85,9 +89,11 @@ class Matches:
         open_seats: list[int] | None = None,
         host: str | None = None,
         private: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> Created:
-        game = get_game(game_id)
+        game = online_game(game_id)
         setup = game.setup(seats, options)
+        clock_option = clocks.option(clock)
         if any(not 0 <= seat < seats for seat in bots):
             raise RulesError("bad_bots", f"bots must name seats 0 to {seats - 1}")
         lobby = _lobby(seats, bots, open_seats or [], host, private, seat_entropy)
@@ -129,6 +135,7 @@ class Matches:
             host=host or "",
             invite=tokens.digest(lobby.invite) if lobby.invite else "",
             created=time.time(),
+            clock=clock_option,
         )
         await self.redis.hset(keys.meta(match.id), mapping=_to_fields(match))
         if match.lobby:
@@ -212,6 +219,7 @@ def _to_fields(match: Match) -> dict[str, str]:
         "host": match.host,
         "invite": match.invite,
         "created": repr(match.created),
+        "clock": json.dumps(msgspec.to_builtins(match.clock)),
     }
     fields.update({f"player:{seat}": player for seat, player in match.players.items()})
     fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
@@ -221,7 +229,7 @@ def _to_fields(match: Match) -> dict[str, str]:
 def from_fields(match_id: str, fields: dict[str, str]) -> Match:
     return Match(
         id=match_id,
-        game=get_game(fields["game"]),
+        game=online_game(fields["game"]),
         setup=Setup(seats=int(fields["seats"]), options=json.loads(fields["options"])),
         seed=fields["seed"],
         seed_commitment=fields["seed_commitment"],
@@ -237,4 +245,5 @@ def from_fields(match_id: str, fields: dict[str, str]) -> Match:
         host=fields.get("host", ""),
         invite=fields.get("invite", ""),
         created=float(fields.get("created", "0")),
+        clock=clocks.option(json.loads(fields.get("clock", "null"))),
     )

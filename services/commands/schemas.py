@@ -22,6 +22,7 @@ class CreateMatch(Strict):
     # player token), and whether the match is unlisted and joined by its invite code instead
     open: list[int] = []
     private: bool = False
+    clock: dict[str, Any] | None = None  # {"per_move_s": 60, "bank_s": 300, "limit": 3, "forfeit": false}
 
 
 class SeatToken(msgspec.Struct):

@@ -88,6 +88,7 @@ async def create_match(request: Request) -> Response:
             asked.open,
             host.id if host else None,
             asked.private,
+            asked.clock,
         )
     except RulesError as refusal:
         raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal

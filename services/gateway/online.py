@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from domain.games import game_ids
 from domain.kernel import RulesError
+from domain.kernel.online import Leave
 from services.commands.players import NAME_MAX, Player
 from services.commands.refused import Refused
 from services.gateway.access import ApiError
@@ -127,7 +128,18 @@ async def join(request: Request) -> Response:
 
 
 async def leave(request: Request) -> Response:
-    return await _act(request, lambda runtime, match_id, player: runtime.lobby.leave(match_id, player))
+    """Before the start: the seat is free again. After: a ``Leave`` in the log hands it to a bot."""
+    runtime = _runtime(request)
+    match = await runtime.matches.get(request.path_params["match_id"])
+    if match is None or match.lobby != "started":
+        return await _act(request, lambda runtime, match_id, player: runtime.lobby.leave(match_id, player))
+    player = await caller(request)
+    assert player is not None
+    seats = [seat for seat, held in match.players.items() if held == player.id]
+    if not seats:
+        raise ApiError(409, "not_seated", "this player holds no seat of this match")
+    answer = await runtime.handler.submit(match, seats[0], Leave())
+    return Response(answer.body, status_code=answer.status, media_type="application/json")
 
 
 async def start(request: Request) -> Response:

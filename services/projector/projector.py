@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from domain.kernel.online import bot_seats
 from projections.views import all_views
 from services.commands.bots import Bots
 from services.commands.folds import Folded, Folds, Tail
@@ -163,18 +164,17 @@ class Projector:
             ]
         )
         await self.store.write_views(written, keys.NOTICES, notice)
-        await asyncio.gather(
-            *(self._bots(match, views) for (match, _), views in zip(moved, written, strict=True) if match.bots)
-        )
+        turns = [(match, views, bot_seats(folded.state)) for (match, folded), views in zip(moved, written, strict=True)]
+        await asyncio.gather(*(self._bots(match, views, taken) for match, views, taken in turns if match.bots or taken))
         if len(self._projected) > 100_000:
             self._projected.clear()  # only a cache: a miss costs one recompute of the views
         for views in written:
             log.debug("projected", match_id=views.match_id, version=views.version)
             self._projected[views.match_id] = views.version  # only now: a failed bot turn is redone
 
-    async def _bots(self, match: Match, views: ViewsAt) -> None:
+    async def _bots(self, match: Match, views: ViewsAt, taken: set[int]) -> None:
         with logs.bind(match_id=match.id):
-            await self.bots.play(match, views.version, views.fields)
+            await self.bots.play(match, views.version, views.fields, taken)
 
 
 def _views_at(match: Match, folded: Folded) -> ViewsAt:

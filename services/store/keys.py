@@ -48,3 +48,8 @@ LOBBY = "tavern:lobby"
 
 def lobby(game: str | None) -> str:
     return LOBBY if game is None else f"{LOBBY}:{game}"
+
+# zset: match id -> the earliest deadline of its seats' clocks (unix seconds); written by the
+# projector, read by every process's sweeper (services/commands/timeouts.py). In Redis, so a
+# restart of any process loses no deadline.
+CLOCKS = "tavern:clocks"

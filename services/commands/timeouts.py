@@ -1,0 +1,74 @@
+"""Timeouts: every process's sweeper sends ``TimedOut`` for the seats whose deadline has passed.
+
+The deadlines wait in one zset (``keys.CLOCKS``, kept by the projector), so whichever process
+sweeps first after a deadline acts on it, and a restart loses none. Each timeout is a command like
+any other, decided by the rules core, appended at the version its deadline was read at (a seat
+that moved meanwhile is not timed out) and under an idempotency key (two sweepers time a seat out
+once).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel.online import TimedOut
+from services.commands import clocks
+from services.commands.folds import Folded, Folds
+from services.commands.handling import Handler
+from services.commands.matches import Matches
+from services.ops import logs
+from services.store import keys
+
+log = logs.get("tavern.timeouts")
+
+
+def earliest(match_clock: clocks.ClockOption, folded: Folded) -> float | None:
+    deadlines = [d for seat_clock in folded.clocks if (d := clocks.deadline(match_clock, seat_clock)) is not None]
+    return min(deadlines) if deadlines else None
+
+
+class Timeouts:
+    def __init__(self, redis: Any, matches: Matches, folds: Folds, handler: Handler) -> None:
+        self.redis = redis
+        self.matches = matches
+        self.folds = folds
+        self.handler = handler
+
+    async def sweep(self, now: float, batch: int = 100) -> int:
+        """Time out every seat whose deadline is before ``now``; answers how many were."""
+        due = await self.redis.zrangebyscore(keys.CLOCKS, "-inf", now, start=0, num=batch)
+        count = 0
+        for raw in due:
+            match = await self.matches.get(raw.decode())
+            if match is None or match.clock is None:
+                await self.redis.zrem(keys.CLOCKS, raw)
+                continue
+            count += await self._match(match, now)
+        return count
+
+    async def _match(self, match: Any, now: float) -> int:
+        folded = await self.folds.load(match)
+        version, count = folded.version, 0
+        for seat, seat_clock in enumerate(folded.clocks):
+            deadline = clocks.deadline(match.clock, seat_clock)
+            if deadline is None or deadline > now:
+                continue
+            command = TimedOut(limit=match.clock.limit, forfeit=match.clock.forfeit)
+            answer = await self.handler.submit(
+                match, seat, command, expected=version, idempotency=f"timeout:{version}", system=True
+            )
+            log.info("timed_out", match_id=match.id, seat=seat, status=answer.status)
+            if answer.status != 200:
+                return count  # the match moved: the projector writes its new deadline
+            version = msgspec.json.decode(answer.body)["version"]
+            count += 1
+        if count == 0:
+            # nothing overdue after all (a seat acted before its deadline): the deadline is the fold's
+            nearest = earliest(match.clock, folded)
+            if nearest is None:
+                await self.redis.zrem(keys.CLOCKS, match.id)
+            else:
+                await self.redis.zadd(keys.CLOCKS, {match.id: nearest})
+        return count
