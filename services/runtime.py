@@ -20,6 +20,7 @@ from services.commands.handling import Handler
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
 from services.commands.players import Players
+from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts
 from services.ops import logs
 from services.ops.metrics import Metrics
@@ -70,6 +71,7 @@ class Runtime:
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
         self.timeouts = Timeouts(self.events, self.matches, self.folds, self.handler)
+        self.seating = Seating(self.events, self.players)
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -82,6 +84,8 @@ class Runtime:
             tails_in_claim=same,
             link=queue_link,
             waiter=waiter,
+            seating=self.seating,
+            timeouts=self.timeouts,
         )
         self.loop: asyncio.AbstractEventLoop | None = None
         self._kick = asyncio.Event()

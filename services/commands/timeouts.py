@@ -13,20 +13,27 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel.online import TimedOut
+from domain.kernel.online import TimedOut, bot_seats
 from services.commands import clocks
 from services.commands.folds import Folded, Folds
 from services.commands.handling import Handler
-from services.commands.matches import Matches
+from services.commands.matches import Match, Matches
 from services.ops import logs
 from services.store import keys
 
 log = logs.get("tavern.timeouts")
 
 
-def earliest(match_clock: clocks.ClockOption, folded: Folded) -> float | None:
-    deadlines = [d for seat_clock in folded.clocks if (d := clocks.deadline(match_clock, seat_clock)) is not None]
-    return min(deadlines) if deadlines else None
+def deadlines(match: Match, folded: Folded) -> dict[int, float]:
+    """Each played seat's deadline (bots have none), for the seats that must act."""
+    if match.clock is None:
+        return {}
+    bots = {*match.bots, *bot_seats(folded.state)}
+    return {
+        seat: deadline
+        for seat, seat_clock in enumerate(folded.clocks)
+        if seat not in bots and (deadline := clocks.deadline(match.clock, seat_clock)) is not None
+    }
 
 
 class Timeouts:
@@ -48,12 +55,20 @@ class Timeouts:
             count += await self._match(match, now)
         return count
 
-    async def _match(self, match: Any, now: float) -> int:
+    async def track(self, match: Match, folded: Folded) -> None:
+        """After a clocked match's views are written: keep its earliest deadline for the sweepers."""
+        due = deadlines(match, folded)
+        if due:
+            await self.redis.zadd(keys.CLOCKS, {match.id: min(due.values())})
+        else:
+            await self.redis.zrem(keys.CLOCKS, match.id)
+
+    async def _match(self, match: Match, now: float) -> int:
         folded = await self.folds.load(match)
         version, count = folded.version, 0
-        for seat, seat_clock in enumerate(folded.clocks):
-            deadline = clocks.deadline(match.clock, seat_clock)
-            if deadline is None or deadline > now:
+        assert match.clock is not None
+        for seat, deadline in sorted(deadlines(match, folded).items()):
+            if deadline > now:
                 continue
             command = TimedOut(limit=match.clock.limit, forfeit=match.clock.forfeit)
             answer = await self.handler.submit(
@@ -65,10 +80,5 @@ class Timeouts:
             version = msgspec.json.decode(answer.body)["version"]
             count += 1
         if count == 0:
-            # nothing overdue after all (a seat acted before its deadline): the deadline is the fold's
-            nearest = earliest(match.clock, folded)
-            if nearest is None:
-                await self.redis.zrem(keys.CLOCKS, match.id)
-            else:
-                await self.redis.zadd(keys.CLOCKS, {match.id: nearest})
+            await self.track(match, folded)  # nothing overdue after all: a seat acted in time
         return count

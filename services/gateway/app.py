@@ -104,7 +104,8 @@ async def current_view(runtime: Runtime, match: Match, seat: int | None) -> byte
     raw = await runtime.store.view(match.id, field(seat))
     if raw is None:
         folded = await runtime.folds.load(match)
-        raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)[field(seat)]
+        players = await runtime.seating.of(match, folded)
+        raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players)[field(seat)]
     return raw
 
 

@@ -20,6 +20,7 @@ from services.store import keys
 
 log = logs.get("tavern.sse")
 KEEPALIVE_S = 15.0
+PRESENCE_S = 3 * KEEPALIVE_S  # a seat's presence key outlives a gateway that died by this much
 HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-cache"),
@@ -89,6 +90,7 @@ class Hub:
         # task and a timer per view sent): a stream quiet for a whole tick gets a comment.
         while True:
             await asyncio.sleep(self.keepalive_s)
+            await self._here([(match_id, listener.seat) for match_id, ls in self.listeners.items() for listener in ls])
             for listeners in self.listeners.values():
                 for listener in listeners:
                     if listener.quiet:
@@ -160,6 +162,7 @@ class Hub:
         listener.latest = last_id
         self.listeners[match_id].add(listener)  # before the first read: no notice falls between
         self.metrics.open_streams += 1
+        await self._here([(match_id, seat)])
         watcher = asyncio.create_task(_until_gone(receive, listener))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
@@ -184,8 +187,27 @@ class Hub:
             watcher.cancel()
             self.metrics.open_streams -= 1
             self.listeners[match_id].discard(listener)
+            if seat is not None and not any(other.seat == seat for other in self.listeners[match_id]):
+                await self._gone(match_id, seat)
             if not self.listeners[match_id]:
                 del self.listeners[match_id]
+
+    async def _here(self, seats: list[tuple[str, int | None]]) -> None:
+        """Mark these seats connected (the envelope's ``players[].connected``), for PRESENCE_S."""
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for match_id, seat in set(seats):
+                    if seat is not None:
+                        pipe.set(keys.presence(match_id, seat), b"1", ex=int(PRESENCE_S))
+                await pipe.execute()
+        except Exception:
+            log.exception("presence_failed")  # only a hint to the other players: never fails a stream
+
+    async def _gone(self, match_id: str, seat: int) -> None:
+        try:
+            await self.redis.delete(keys.presence(match_id, seat))
+        except Exception:
+            log.exception("presence_failed")
 
 
 async def _until_gone(receive: Any, listener: Listener) -> None:

@@ -27,6 +27,8 @@ from projections.views import all_views
 from services.commands.bots import Bots
 from services.commands.folds import Folded, Folds, Tail
 from services.commands.matches import Match, Matches
+from services.commands.seating import Seating
+from services.commands.timeouts import Timeouts
 from services.ops import logs
 from services.projector import notices
 from services.store import keys, resp
@@ -59,7 +61,11 @@ class Projector:
         parallel: int = 4,
         link: resp.Link | None = None,
         waiter: resp.Link | None = None,
+        seating: Seating | None = None,
+        timeouts: Timeouts | None = None,
     ) -> None:
+        self.seating = seating  # the envelope's players (names, bots, streams, clocks)
+        self.timeouts = timeouts  # keeps each clocked match's next deadline
         self.parallel = parallel  # drain jobs at once, at most, when there is a backlog
         self.bots = bots
         self.matches = matches
@@ -156,7 +162,7 @@ class Projector:
         ]
         if not moved:
             return
-        written = [_views_at(match, folded) for match, folded in moved]
+        written = list(await asyncio.gather(*(self._views_at(match, folded) for match, folded in moved)))
         notice = notices.encode(
             [
                 notices.Written(views.match_id, views.version, folded.last_time, views.fields)
@@ -164,6 +170,10 @@ class Projector:
             ]
         )
         await self.store.write_views(written, keys.NOTICES, notice)
+        if self.timeouts is not None:
+            for match, folded in moved:
+                if match.clock is not None:
+                    await self.timeouts.track(match, folded)
         turns = [(match, views, bot_seats(folded.state)) for (match, folded), views in zip(moved, written, strict=True)]
         await asyncio.gather(*(self._bots(match, views, taken) for match, views, taken in turns if match.bots or taken))
         if len(self._projected) > 100_000:
@@ -176,7 +186,7 @@ class Projector:
         with logs.bind(match_id=match.id):
             await self.bots.play(match, views.version, views.fields, taken)
 
-
-def _views_at(match: Match, folded: Folded) -> ViewsAt:
-    views = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)
-    return ViewsAt(match.id, folded.version, views)
+    async def _views_at(self, match: Match, folded: Folded) -> ViewsAt:
+        players = await self.seating.of(match, folded) if self.seating is not None else None
+        views = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players)
+        return ViewsAt(match.id, folded.version, views)

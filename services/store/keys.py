@@ -53,3 +53,8 @@ def lobby(game: str | None) -> str:
 # projector, read by every process's sweeper (services/commands/timeouts.py). In Redis, so a
 # restart of any process loses no deadline.
 CLOCKS = "tavern:clocks"
+
+
+def presence(match_id: str, seat: int) -> str:
+    """A string with a time to live: a gateway holds an open stream of this seat (refreshed while it does)."""
+    return f"match:{{{match_id}}}:here:{seat}"
