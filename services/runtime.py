@@ -20,6 +20,7 @@ from services.commands.handling import Handler
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
 from services.commands.players import Players
+from services.commands.ratings import Ratings
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts
 from services.ops import logs
@@ -72,6 +73,7 @@ class Runtime:
         self.bots = Bots(self.handler)
         self.timeouts = Timeouts(self.events, self.matches, self.folds, self.handler)
         self.seating = Seating(self.events, self.players)
+        self.ratings = Ratings(self.events)
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -86,6 +88,7 @@ class Runtime:
             waiter=waiter,
             seating=self.seating,
             timeouts=self.timeouts,
+            ratings=self.ratings,
         )
         self.loop: asyncio.AbstractEventLoop | None = None
         self._kick = asyncio.Event()

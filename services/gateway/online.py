@@ -13,6 +13,7 @@ from domain.games import game_ids
 from domain.kernel import RulesError
 from domain.kernel.online import Leave
 from services.commands.players import NAME_MAX, Player
+from services.commands.ratings import Rating
 from services.commands.refused import Refused
 from services.gateway.access import ApiError
 from services.runtime import Runtime
@@ -30,10 +31,25 @@ class PlayerCreated(msgspec.Struct):
     token: str  # the player's bearer secret: answered this once, kept only as its hash
 
 
+class RatingInfo(msgspec.Struct):
+    mu: float
+    sigma: float
+    ordinal: float  # mu - 3 sigma: what the leaderboard orders by
+    matches: int
+
+
 class PlayerInfo(msgspec.Struct):
     player_id: str
     name: str
     created: float
+    ratings: dict[str, RatingInfo]  # game id -> this player's rating, for the games it has a rated match of
+
+
+class LeaderboardRow(msgspec.Struct):
+    rank: int
+    player_id: str
+    name: str
+    rating: RatingInfo
 
 
 class Join(msgspec.Struct, forbid_unknown_fields=True):
@@ -82,10 +98,30 @@ async def create_player(request: Request) -> Response:
 
 
 async def get_player(request: Request) -> Response:
-    player = await _runtime(request).players.get(request.path_params["player_id"])
+    runtime = _runtime(request)
+    player = await runtime.players.get(request.path_params["player_id"])
     if player is None:
         raise ApiError(404, "no_such_player", "no such player")
-    return _answer(PlayerInfo(player.id, player.name, player.created))
+    ratings = await runtime.ratings.of(player.id, game_ids())
+    shown = {game: _rating(rating) for game, rating in ratings.items()}
+    return _answer(PlayerInfo(player.id, player.name, player.created, shown))
+
+
+def _rating(rating: Rating) -> RatingInfo:
+    return RatingInfo(rating.mu, rating.sigma, rating.ordinal, rating.matches)
+
+
+async def leaderboard(request: Request) -> Response:
+    game = request.path_params["game_id"]
+    if game not in game_ids():
+        raise ApiError(404, "unknown_game", f"no game {game!r}")
+    runtime = _runtime(request)
+    best = await runtime.ratings.leaderboard(game, _int(request, "limit", 20, 1, PAGE_MAX))
+    rows = []
+    for n, (player_id, rating) in enumerate(best):
+        player = await runtime.players.get(player_id)
+        rows.append(LeaderboardRow(n + 1, player_id, player.name if player else "", _rating(rating)))
+    return _answer(rows)
 
 
 def _int(request: Request, name: str, default: int, low: int, high: int) -> int:
@@ -150,6 +186,7 @@ ROUTES = [
     Route("/v1/players", create_player, methods=["POST"]),
     Route("/v1/players/{player_id}", get_player),
     Route("/v1/lobby", lobby),
+    Route("/v1/games/{game_id}/leaderboard", leaderboard),
     Route("/v1/matches/{match_id}/join", join, methods=["POST"]),
     Route("/v1/matches/{match_id}/leave", leave, methods=["POST"]),
     Route("/v1/matches/{match_id}/start", start, methods=["POST"]),

@@ -27,6 +27,7 @@ from projections.views import all_views
 from services.commands.bots import Bots
 from services.commands.folds import Folded, Folds, Tail
 from services.commands.matches import Match, Matches
+from services.commands.ratings import Ratings, rated
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts
 from services.ops import logs
@@ -63,7 +64,9 @@ class Projector:
         waiter: resp.Link | None = None,
         seating: Seating | None = None,
         timeouts: Timeouts | None = None,
+        ratings: Ratings | None = None,
     ) -> None:
+        self.ratings = ratings  # counts each rated match once it has finished
         self.seating = seating  # the envelope's players (names, bots, streams, clocks)
         self.timeouts = timeouts  # keeps each clocked match's next deadline
         self.parallel = parallel  # drain jobs at once, at most, when there is a backlog
@@ -170,10 +173,11 @@ class Projector:
             ]
         )
         await self.store.write_views(written, keys.NOTICES, notice)
-        if self.timeouts is not None:
-            for match, folded in moved:
-                if match.clock is not None:
-                    await self.timeouts.track(match, folded)
+        for match, folded in moved:
+            if self.timeouts is not None and match.clock is not None:
+                await self.timeouts.track(match, folded)
+            if self.ratings is not None and match.players and (counted := rated(match, folded)) is not None:
+                await self.ratings.record(match.game.id, counted)
         turns = [(match, views, bot_seats(folded.state)) for (match, folded), views in zip(moved, written, strict=True)]
         await asyncio.gather(*(self._bots(match, views, taken) for match, views, taken in turns if match.bots or taken))
         if len(self._projected) > 100_000:
