@@ -68,7 +68,7 @@ class Runtime:
         self.matches = Matches(self.events, self.store)
         self.folds = Folds(self.store)
         self.players = Players(self.events)
-        self.lobby = Lobby(self.events, self.matches, self.players)
+        self.lobby = Lobby(self.events, self.matches, self.players, self.folds)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
         self.timeouts = Timeouts(self.events, self.matches, self.folds, self.handler)

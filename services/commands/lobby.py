@@ -16,6 +16,7 @@ import msgspec
 from redis.exceptions import WatchError
 
 from services.commands import tokens
+from services.commands.folds import Folds
 from services.commands.matches import Match, Matches, from_fields
 from services.commands.players import Player, Players
 from services.commands.refused import Refused
@@ -72,10 +73,11 @@ class _Change:
 
 
 class Lobby:
-    def __init__(self, redis: Any, matches: Matches, players: Players) -> None:
+    def __init__(self, redis: Any, matches: Matches, players: Players, folds: Folds) -> None:
         self.redis = redis
         self.matches = matches
         self.players = players
+        self.folds = folds
 
     async def listed(self, match: Match) -> None:
         """Put a just created public lobby match on the lists."""
@@ -123,10 +125,14 @@ class Lobby:
             free = [s for s in match.open_seats if s not in match.players]
             if not free:
                 raise Refused(409, "match_full", "every seat of this match is taken")
-            taken = free[0] if seat is None else seat
+            mine = [s for s in free if match.reserved.get(s) == player.id]
+            anyones = [s for s in free if s not in match.reserved]
+            taken = (mine or anyones or free)[0] if seat is None else seat
             if taken not in free:
                 code = "seat_taken" if taken in match.open_seats else "not_open_seat"
                 raise Refused(409, code, f"seat {taken} is not free to join")
+            if match.reserved.get(taken, player.id) != player.id:
+                raise Refused(409, "seat_reserved", f"seat {taken} is kept for another player")
             fields = {f"player:{taken}": player.id, f"token:{taken}": tokens.digest(token)}
             full = len(free) == 1
             if full:
@@ -169,6 +175,39 @@ class Lobby:
         log.info("started", match_id=match_id, bots=started.bots)
         await self._open(match_id)
         return started
+
+    async def rematch(self, match_id: str, player: Player) -> Joined:
+        """The finished match again: same game, options, clock and players, the seats rotated by one.
+        The first to ask creates it (the others' seats kept for them); everyone who asks joins it
+        and hears its own seat's token."""
+        match = await self.matches.get(match_id)
+        if match is None:
+            raise Refused(404, "no_such_match", "no such match")
+        folded = await self.folds.load(match)
+        if match.game.result(folded.state) is None:
+            raise Refused(409, "match_running", "a rematch follows a finished match")
+        seats = match.setup.seats
+        if player.id not in match.players.values():
+            raise Refused(403, "not_a_player", "only a registered player of the match asks for its rematch")
+        existing = await self.redis.hget(keys.meta(match.id), "rematch")
+        if existing is None:
+            moved = {(seat + 1) % seats: held for seat, held in match.players.items()}
+            bots = sorted((seat + 1) % seats for seat in match.bots)
+            mine = next(seat for seat, held in moved.items() if held == player.id)
+            created = await self.matches.create(
+                match.game.id, seats, match.setup.options, bots, match.bot_kind,
+                open_seats=[seat for seat in range(seats) if seat not in bots and seat != mine],
+                host=player.id, clock=msgspec.to_builtins(match.clock) if match.clock else None,
+                reserved={seat: held for seat, held in moved.items() if seat != mine},
+            )
+            if await self.redis.hsetnx(keys.meta(match.id), "rematch", created.match.id):
+                token = created.seat_tokens[mine]
+                assert token is not None
+                log.info("rematch", match_id=match.id, rematch=created.match.id)
+                return Joined(created.match.id, mine, token, not created.match.lobby)
+            await self.redis.hset(keys.meta(created.match.id), "lobby", "cancelled")  # another was first
+            existing = await self.redis.hget(keys.meta(match.id), "rematch")
+        return await self.join(existing.decode(), player, None, None)
 
     async def _change(self, match_id: str, change: Any) -> Any:
         """Read the lobby match, decide the change and write it unless the meta moved meanwhile."""

@@ -37,6 +37,7 @@ class Match:
     # online play (docs/online-play.md): seat -> registered player id; a lobby match is "open" until
     # it starts (its meta changes until then, so it is not cached), then "started"
     players: dict[int, str] = field(default_factory=dict)
+    reserved: dict[int, str] = field(default_factory=dict)  # open seats kept for these players (a rematch)
     lobby: str = ""
     open_seats: tuple[int, ...] = ()
     host: str = ""  # the player id of whoever created it with open seats
@@ -90,6 +91,7 @@ class Matches:
         host: str | None = None,
         private: bool = False,
         clock: dict[str, Any] | None = None,
+        reserved: dict[int, str] | None = None,
     ) -> Created:
         game = online_game(game_id)
         setup = game.setup(seats, options)
@@ -133,6 +135,7 @@ class Matches:
             lobby="open" if lobby.open_seats else "",
             open_seats=lobby.open_seats,
             host=host or "",
+            reserved={seat: player for seat, player in (reserved or {}).items() if seat in lobby.open_seats},
             invite=tokens.digest(lobby.invite) if lobby.invite else "",
             created=time.time(),
             clock=clock_option,
@@ -222,6 +225,7 @@ def _to_fields(match: Match) -> dict[str, str]:
         "clock": json.dumps(msgspec.to_builtins(match.clock)),
     }
     fields.update({f"player:{seat}": player for seat, player in match.players.items()})
+    fields.update({f"reserved:{seat}": player for seat, player in match.reserved.items()})
     fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
     return fields
 
@@ -240,6 +244,7 @@ def from_fields(match_id: str, fields: dict[str, str]) -> Match:
         charter=fields.get("charter", ""),
         entropy_seats=tuple(json.loads(fields.get("entropy_seats", "[]"))),
         players={int(k.removeprefix("player:")): v for k, v in fields.items() if k.startswith("player:")},
+        reserved={int(k.removeprefix("reserved:")): v for k, v in fields.items() if k.startswith("reserved:")},
         lobby=fields.get("lobby", ""),
         open_seats=tuple(json.loads(fields.get("open_seats", "[]"))),
         host=fields.get("host", ""),

@@ -182,6 +182,10 @@ async def start(request: Request) -> Response:
     return await _act(request, lambda runtime, match_id, player: runtime.lobby.start(match_id, player))
 
 
+async def rematch(request: Request) -> Response:
+    return await _act(request, lambda runtime, match_id, player: runtime.lobby.rematch(match_id, player))
+
+
 ROUTES = [
     Route("/v1/players", create_player, methods=["POST"]),
     Route("/v1/players/{player_id}", get_player),
@@ -190,4 +194,5 @@ ROUTES = [
     Route("/v1/matches/{match_id}/join", join, methods=["POST"]),
     Route("/v1/matches/{match_id}/leave", leave, methods=["POST"]),
     Route("/v1/matches/{match_id}/start", start, methods=["POST"]),
+    Route("/v1/matches/{match_id}/rematch", rematch, methods=["POST"]),
 ]
