@@ -11,6 +11,7 @@ from projections.replay import Frame
 from projections.views import ViewEnvelope
 from services.commands.entropy import Contributed, Contribution
 from services.commands.schemas import Accepted, CreateMatch, ErrorBody, GameInfo, Health, MatchCreated
+from services.gateway import openapi_online
 
 REF = "#/components/schemas/"
 
@@ -133,6 +134,7 @@ def document() -> dict[str, Any]:
         "/metrics": {"get": op("Prometheus metrics", {"200": {"description": "text/plain"}})},
         "/openapi.json": {"get": op("This document", {"200": {"description": "OpenAPI 3.1"}})},
     }
+    paths |= openapi_online.paths(components)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Tavern", "version": "1"},
