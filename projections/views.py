@@ -51,7 +51,8 @@ def envelope(
 ) -> ViewEnvelope:
     """The envelope of ``seat``; ``view``, when given, is ``game.view(state, seat)`` built already."""
     result = game.result(state)
-    legal = game.legal(state, seat) if seat is not None and result is None else []
+    # nothing is legal before the opening deal (a lobby filling, seats still giving entropy)
+    legal = game.legal(state, seat) if seat is not None and result is None and version > 0 else []
     if view is None:
         view = game.view(state, seat)
     shown = players or []

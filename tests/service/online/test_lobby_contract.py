@@ -215,3 +215,14 @@ async def test_a_private_match_is_unlisted_and_joined_by_its_invite(api):
         answer = await cy.call("POST", f"/v1/matches/{match_id}/join", body)
         assert (answer.status_code, answer.json()["error"]["code"]) == (404, "unknown_invite")
     assert (await bea.join(match_id, invite=invite))["seat"] == 1
+
+
+@pytest.mark.parametrize("game", ["mercenaries", "taverna", "tavern-masters"])
+async def test_a_filling_lobby_match_shows_a_waiting_view_with_nothing_legal(api, game):
+    host = await Person(api).register("Host")
+    created = await host.create(game=game, seats=2, open=[1], clock={"per_move_s": 60})
+    answer = await host.call("GET", f"/v1/matches/{created['match_id']}/view", seat=True)
+    assert answer.status_code == 200, answer.text
+    seen = answer.json()
+    assert (seen["status"], seen["version"], seen["legal"]) == ("waiting", 0, [])
+    assert seen["players"][0]["name"] == "Host" and seen["players"][0]["clock"]["deadline"] is None
