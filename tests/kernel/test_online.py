@@ -7,6 +7,7 @@ import pytest
 from domain.games import game_ids, get_game, make_bot, online_game
 from domain.kernel import RulesError, Table
 from domain.kernel.online import Concede, Conceded, Leave, SeatTimedOut, StreakEnded, TakenOver, TimedOut, bot_seats
+from tests.conformance.harness import check_match
 
 
 def table(game_id: str, seats: int, seed: str = "s") -> Table:
@@ -111,3 +112,11 @@ def test_a_match_without_these_acts_decides_and_ends_as_the_game_alone(game_id):
     play_out(a)
     play_out(b)
     assert a.events == b.events and plain.result(a.state) == wrapped.result(b.state)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_online_games_pass_the_conformance_harness(game_id):
+    game = online_game(game_id)
+    seats = max(game.min_seats, min(3, game.max_seats))
+    for index in range(3):
+        check_match(game, game.setup(seats), seed=f"online-{game_id}-{index}")
