@@ -12,6 +12,8 @@ of timeouts. Being the rules' own commands and events, these acts are replayed a
   commands now). The bot picks that seat's move, drawn from the rules' random stream so the audit
   picks it again; at the ``limit``-th timeout in a row the seat is taken over by a bot for good,
   or concedes if ``forfeit``. A seat acting itself ends its run of timeouts.
+- ``Abandon``: a system command the service sends once every played seat has gone and a grace
+  period has passed; the match ends with no winner.
 """
 
 from __future__ import annotations
@@ -39,6 +41,14 @@ class TimedOut(Command, frozen=True):
     forfeit: bool = False  # at the limit: concede (True) or be played by a bot for good (False)
 
 
+class Abandon(Command, frozen=True):
+    pass
+
+
+class Abandoned(Event, frozen=True):
+    pass
+
+
 class Conceded(Event, frozen=True):
     seat: Seat
 
@@ -57,8 +67,8 @@ class StreakEnded(Event, frozen=True):
     seat: Seat  # acted itself after timing out
 
 
-SYSTEM_COMMANDS = (Concede, Leave, TimedOut)
-SYSTEM_EVENTS = (Conceded, TakenOver, SeatTimedOut, StreakEnded)
+SERVICE_COMMANDS = (TimedOut, Abandon)  # sent by the service only, never by a client
+SYSTEM_EVENTS = (Conceded, TakenOver, SeatTimedOut, StreakEnded, Abandoned)
 
 
 class OnlineState(msgspec.Struct, frozen=True):
@@ -67,11 +77,18 @@ class OnlineState(msgspec.Struct, frozen=True):
     conceded: tuple[Seat, ...] = ()  # in the order they conceded
     taken: tuple[Seat, ...] = ()  # played by a bot for good (left, conceded, or timed out too often)
     streaks: tuple[int, ...] = ()  # per seat: timeouts in a row
+    left: tuple[Seat, ...] = ()  # walked away (Leave), as opposed to timed out or conceded
+    abandoned: bool = False
 
 
 def bot_seats(state: Any) -> set[Seat]:
     """The seats the rules hand to a bot (for good), on top of those created as bots."""
     return set(state.taken) if isinstance(state, OnlineState) else set()
+
+
+def left_seats(state: Any) -> set[Seat]:
+    """The seats whose players walked away (Leave)."""
+    return set(state.left) if isinstance(state, OnlineState) else set()
 
 
 def online(game: Game, bot: Callable[[], Bot]) -> Game:
@@ -83,7 +100,10 @@ def online(game: Game, bot: Callable[[], Bot]) -> Game:
             taken = state.taken if event.seat in state.taken else (*state.taken, event.seat)
             return msgspec.structs.replace(state, conceded=(*state.conceded, event.seat), taken=taken)
         if isinstance(event, TakenOver):
-            return msgspec.structs.replace(state, taken=(*state.taken, event.seat))
+            left = (*state.left, event.seat) if event.reason == "left" else state.left
+            return msgspec.structs.replace(state, taken=(*state.taken, event.seat), left=left)
+        if isinstance(event, Abandoned):
+            return msgspec.structs.replace(state, abandoned=True)
         if isinstance(event, SeatTimedOut | StreakEnded):
             streaks = list(state.streaks)
             streaks[event.seat] = event.streak if isinstance(event, SeatTimedOut) else 0
@@ -91,6 +111,9 @@ def online(game: Game, bot: Callable[[], Bot]) -> Game:
         return msgspec.structs.replace(state, inner=game.evolve(state.inner, event))
 
     def result(state: OnlineState) -> Result | None:
+        if state.abandoned:  # nobody wins, nobody loses
+            standings = tuple(Standing(seat, 1, 0) for seat in range(state.seats))
+            return Result((), standings, {"ended": "abandoned"})
         standing = [seat for seat in range(state.seats) if seat not in state.conceded]
         if state.conceded and len(standing) <= 1:
             ranked = [(seat, 1) for seat in standing]
@@ -115,6 +138,8 @@ def online(game: Game, bot: Callable[[], Bot]) -> Game:
             return [TakenOver(seat=seat, reason="left")]
         if isinstance(command, TimedOut):
             return timed_out(state, command, seat, rng)
+        if isinstance(command, Abandon):
+            return [Abandoned()]
         events = game.decide(state.inner, command, seat, rng)
         return [StreakEnded(seat=seat), *events] if state.streaks[seat] else events
 
@@ -146,8 +171,8 @@ def online(game: Game, bot: Callable[[], Bot]) -> Game:
         min_seats=game.min_seats,
         max_seats=game.max_seats,
         options=game.options,
-        command_type=game.command_type | Concede | Leave | TimedOut,
-        event_type=game.event_type | Conceded | TakenOver | SeatTimedOut | StreakEnded,
+        command_type=game.command_type | Concede | Leave | TimedOut | Abandon,
+        event_type=game.event_type | Conceded | TakenOver | SeatTimedOut | StreakEnded | Abandoned,
         view_type=game.view_type,
         initial=initial,
         begin=lambda state, rng: game.begin(state.inner, rng),

@@ -12,9 +12,11 @@ import msgspec
 
 from domain.games import make_bot
 from domain.kernel import Rng
+from domain.kernel.online import bot_seats
 from projections.views import field
 from services.commands.handling import Handler
 from services.commands.matches import Match
+from services.commands.timeouts import deserted
 from services.ops import logs
 
 V = TypeVar("V")
@@ -35,14 +37,16 @@ class Bots:
         self.handler = handler
         self._types: dict[str, Any] = {}
 
-    async def play(self, match: Match, version: int, views: dict[str, bytes], taken: set[int]) -> None:
-        """Every bot seat that may act in these views (just written, at ``version``) sends one command;
-        ``taken``: the seats the log has handed to a bot since the match was created."""
+    async def play(self, match: Match, version: int, views: dict[str, bytes], state: Any) -> None:
+        """Every bot seat that may act in these views (just written, at ``version``, of ``state``)
+        sends one command: those created as bots and those the log has handed to a bot since."""
         game = match.game
         decoder = self._types.get(game.id)
         if decoder is None:
             decoder = self._types[game.id] = msgspec.json.Decoder(SeatView[game.view_type, game.command_type])
-        for seat in sorted({*match.bots, *taken}):
+        if deserted(match, state):
+            return  # every person has gone: the bots do not play on for nobody (timeouts.py abandons it)
+        for seat in sorted({*match.bots, *bot_seats(state)}):
             seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
             if not seen.legal:
                 continue

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Command, Rng, RulesError
-from domain.kernel.online import TimedOut, bot_seats
+from domain.kernel.online import SERVICE_COMMANDS, bot_seats
 from services.commands.folds import Folded, Folds
 from services.commands.matches import Match
 from services.commands.schemas import Accepted, error
@@ -110,8 +110,8 @@ class Handler:
             prior = await self.store.recall(idem_key)
             if prior is not None:
                 return _decode_answer(prior)
-        if isinstance(command, TimedOut) and not system:
-            return Answer(422, error("system_command", "a timeout is the service's to send"))
+        if isinstance(command, SERVICE_COMMANDS) and not system:
+            return Answer(422, error("system_command", "timeouts and abandonment are the service's to send"))
         game = match.game
         cause = Cause(command_id, seat, idempotency, command)
         # First try the cached fold without reading Redis: the append is conditional anyway, and

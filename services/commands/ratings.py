@@ -53,7 +53,7 @@ def rated(match: Match, folded: Folded) -> Rated | None:
     """The match as a rated one, or None if it does not count."""
     result = match.game.result(folded.state)
     seats = match.setup.seats
-    if result is None or seats < 2 or match.bots:
+    if result is None or seats < 2 or match.bots or result.details.get("ended") == "abandoned":
         return None
     if match.setup.options.get("mode", "competitive") != "competitive":
         return None

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel.online import TimedOut, bot_seats
+from domain.kernel.online import Abandon, TimedOut, bot_seats, left_seats
 from services.commands import clocks
 from services.commands.folds import Folded, Folds
 from services.commands.handling import Handler
@@ -22,6 +22,15 @@ from services.ops import logs
 from services.store import keys
 
 log = logs.get("tavern.timeouts")
+GRACE_S = 120.0  # how long a match whose every played seat has gone waits for one to come back
+
+
+def deserted(match: Match, state: Any) -> bool:
+    """Every seat a person played has walked away (Leave): the bots wait for the grace period,
+    then the match is abandoned. (A seat taken over for its timeouts has not walked away: the
+    bots play it on.)"""
+    people = set(range(match.setup.seats)) - set(match.bots)
+    return bool(people) and people <= left_seats(state) and match.game.result(state) is None
 
 
 def deadlines(match: Match, folded: Folded) -> dict[int, float]:
@@ -37,22 +46,45 @@ def deadlines(match: Match, folded: Folded) -> dict[int, float]:
 
 
 class Timeouts:
-    def __init__(self, redis: Any, matches: Matches, folds: Folds, handler: Handler) -> None:
+    def __init__(self, redis: Any, matches: Matches, folds: Folds, handler: Handler, grace_s: float = GRACE_S) -> None:
+        self.grace_s = grace_s
         self.redis = redis
         self.matches = matches
         self.folds = folds
         self.handler = handler
 
     async def sweep(self, now: float, batch: int = 100) -> int:
-        """Time out every seat whose deadline is before ``now``; answers how many were."""
+        """Time out every seat whose deadline is before ``now``, abandon every deserted match whose
+        grace period is over; answers how many commands were appended."""
+        count = await self._abandon(now, batch)
         due = await self.redis.zrangebyscore(keys.CLOCKS, "-inf", now, start=0, num=batch)
-        count = 0
         for raw in due:
             match = await self.matches.get(raw.decode())
             if match is None or match.clock is None:
                 await self.redis.zrem(keys.CLOCKS, raw)
                 continue
             count += await self._match(match, now)
+        return count
+
+    async def deserted(self, match: Match, now: float) -> None:
+        """After the views of a deserted match: abandon it after the grace period (kept once)."""
+        await self.redis.zadd(keys.ABANDON, {match.id: now + self.grace_s}, nx=True)
+
+    async def _abandon(self, now: float, batch: int) -> int:
+        count = 0
+        for raw in await self.redis.zrangebyscore(keys.ABANDON, "-inf", now, start=0, num=batch):
+            match = await self.matches.get(raw.decode())
+            if match is not None:
+                folded = await self.folds.load(match)
+                if deserted(match, folded.state):
+                    answer = await self.handler.submit(
+                        match, 0, Abandon(), expected=folded.version, idempotency="abandon", system=True
+                    )
+                    log.info("abandoned", match_id=match.id, status=answer.status)
+                    if answer.status != 200:
+                        continue  # it moved: looked at again on the next sweep
+                    count += 1
+            await self.redis.zrem(keys.ABANDON, raw)
         return count
 
     async def track(self, match: Match, folded: Folded) -> None:

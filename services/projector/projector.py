@@ -29,7 +29,7 @@ from services.commands.folds import Folded, Folds, Tail
 from services.commands.matches import Match, Matches
 from services.commands.ratings import Ratings, rated
 from services.commands.seating import Seating
-from services.commands.timeouts import Timeouts
+from services.commands.timeouts import Timeouts, deserted
 from services.ops import logs
 from services.projector import notices
 from services.store import keys, resp
@@ -176,19 +176,23 @@ class Projector:
         for match, folded in moved:
             if self.timeouts is not None and match.clock is not None:
                 await self.timeouts.track(match, folded)
+            if self.timeouts is not None and deserted(match, folded.state):
+                await self.timeouts.deserted(match, time.time())
             if self.ratings is not None and match.players and (counted := rated(match, folded)) is not None:
                 await self.ratings.record(match.game.id, counted)
-        turns = [(match, views, bot_seats(folded.state)) for (match, folded), views in zip(moved, written, strict=True)]
-        await asyncio.gather(*(self._bots(match, views, taken) for match, views, taken in turns if match.bots or taken))
+        turns = [(match, views, folded.state) for (match, folded), views in zip(moved, written, strict=True)]
+        await asyncio.gather(
+            *(self._bots(match, views, state) for match, views, state in turns if match.bots or bot_seats(state))
+        )
         if len(self._projected) > 100_000:
             self._projected.clear()  # only a cache: a miss costs one recompute of the views
         for views in written:
             log.debug("projected", match_id=views.match_id, version=views.version)
             self._projected[views.match_id] = views.version  # only now: a failed bot turn is redone
 
-    async def _bots(self, match: Match, views: ViewsAt, taken: set[int]) -> None:
+    async def _bots(self, match: Match, views: ViewsAt, state: Any) -> None:
         with logs.bind(match_id=match.id):
-            await self.bots.play(match, views.version, views.fields, taken)
+            await self.bots.play(match, views.version, views.fields, state)
 
     async def _views_at(self, match: Match, folded: Folded) -> ViewsAt:
         players = await self.seating.of(match, folded) if self.seating is not None else None

@@ -58,3 +58,5 @@ CLOCKS = "tavern:clocks"
 def presence(match_id: str, seat: int) -> str:
     """A string with a time to live: a gateway holds an open stream of this seat (refreshed while it does)."""
     return f"match:{{{match_id}}}:here:{seat}"
+# zset: match id -> when it is abandoned (unix seconds): every played seat has gone, bots wait
+ABANDON = "tavern:abandon"

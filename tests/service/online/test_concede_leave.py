@@ -3,6 +3,8 @@ finished match's export audits clean with them."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from projections.audit import audit
@@ -67,3 +69,33 @@ async def test_leaving_a_started_lobby_match_hands_the_seat_to_a_bot(api):
     stranger = await Person(api).register("Cy")
     refused = await stranger.call("POST", f"/v1/matches/{match_id}/leave")
     assert (refused.status_code, refused.json()["error"]["code"]) == (409, "not_seated")
+
+
+async def test_a_match_every_player_left_waits_out_the_grace_then_is_abandoned(app, api):
+    runtime = app.state.runtime
+    created = await create(api, seats=3, bots=[2])
+    versions = []
+    for seat in (0, 1):
+        answer = await send(api, created, seat, {"type": "Leave"})
+        assert answer.status_code == 200, answer.text
+        versions.append(answer.json()["version"])
+    match_id = created["match_id"]
+    for _ in range(2000):  # the projector schedules the abandonment
+        if await runtime.events.zscore("tavern:abandon", match_id):
+            break
+        await asyncio.sleep(0.01)
+    due = await runtime.events.zscore("tavern:abandon", match_id)
+    assert due is not None
+    seen = await view(api, created, seat_token(created, 0))
+    assert seen["status"] == "active" and seen["version"] >= versions[-1]
+    assert await runtime.timeouts.sweep(due - 1) == 0  # not before the grace period is over
+    await asyncio.sleep(0.3)  # (real time, for the projector: were the bots to play on, they would now)
+    assert (await view(api, created, seat_token(created, 0)))["version"] == seen["version"]  # the bots wait
+    assert await runtime.timeouts.sweep(due + 1) == 1
+    final = await wait_for(api, created, seat_token(created, 0), seen["version"] + 1)
+    assert final["status"] == "finished" and final["result"]["winners"] == []
+    assert final["result"]["details"] == {"ended": "abandoned"}
+    report = audit(await export(api, created, seat_token(created, 0)))
+    assert report.result.details == {"ended": "abandoned"}
+    late = await send(api, created, 0, {"type": "Abandon"})
+    assert (late.status_code, late.json()["error"]["code"]) == (422, "system_command")
