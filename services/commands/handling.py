@@ -125,6 +125,8 @@ class Handler:
             if expected is not None and expected != folded.version:
                 return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
             try:
+                if folded.version == 0 and match.lobby == "open":  # docs/online-play.md
+                    raise RulesError("waiting_for_players", "the match starts once its open seats are filled")
                 if folded.version == 0:  # the opening waits for the seats' entropy (docs/AUDIT.md)
                     raise RulesError("waiting_for_entropy", "the match opens once every seat has sent its entropy")
                 if not system and seat in bot_seats(folded.state) and game.result(folded.state) is None:

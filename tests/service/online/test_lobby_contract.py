@@ -226,3 +226,5 @@ async def test_a_filling_lobby_match_shows_a_waiting_view_with_nothing_legal(api
     seen = answer.json()
     assert (seen["status"], seen["version"], seen["legal"]) == ("waiting", 0, [])
     assert seen["players"][0]["name"] == "Host" and seen["players"][0]["clock"]["deadline"] is None
+    early = await host.call("POST", f"/v1/matches/{created['match_id']}/commands", {"type": "Concede"}, seat=True)
+    assert (early.status_code, early.json()["error"]["code"]) == (422, "waiting_for_players")
