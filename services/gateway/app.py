@@ -1,4 +1,4 @@
-"""The Starlette gateway: every endpoint of API.md, plus /healthz, /metrics and /openapi.json."""
+"""The Starlette gateway: every endpoint of API.md, plus /healthz, /livez, /readyz, /metrics and /openapi.json."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from projections.views import all_views, field
 from services.commands import entropy
 from services.commands.matches import Match
 from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
-from services.gateway import access, online, openapi
+from services.gateway import access, health, online, openapi, outage
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
@@ -33,11 +33,15 @@ from services.gateway.command_endpoint import post_command
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
+from services.gateway.traffic import counting, route_of
+from services.ops import logs
+from services.ops.metrics import CONTENT_TYPE, CREATED, Metrics
 from services.ops.settings import Settings
 from services.projector import worker
 from services.runtime import Runtime
 
 JSON = "application/json"
+log = logs.get("tavern.gateway")
 
 
 def json_response(value: Any, status: int = 200) -> Response:
@@ -94,6 +98,8 @@ async def create_match(request: Request) -> Response:
         raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
     await runtime.lobby.listed(created.match)
     await runtime.appended(created.match.id)
+    CREATED.labels(created.match.game.id).inc()
+    log.info("match_created", match_id=created.match.id, game=created.match.game.id, seats=asked.seats, bots=asked.bots)
     seats = [SeatToken(seat, token) for seat, token in enumerate(created.seat_tokens) if token is not None]
     body = MatchCreated(created.match.id, seats, created.spectator_token, created.match.seed_commitment, created.invite)
     return json_response(body, 201)
@@ -103,7 +109,7 @@ async def current_view(runtime: Runtime, match: Match, seat: int | None) -> byte
     """The stored view; computed from the log if the projector has not written it yet."""
     raw = await runtime.store.view(match.id, field(seat))
     if raw is None:
-        folded = await runtime.folds.load(match)
+        folded = await runtime.history.load(match)
         players = await runtime.seating.of(match, folded)
         raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players)[field(seat)]
     return raw
@@ -128,8 +134,9 @@ async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bo
     """The match, caller's seat, fold, records and whether the match is over (all is revealed)."""
     match, seat = await authorize(request)
     runtime = runtime_of(request)
-    folded = await runtime.folds.load(match)
-    records = await runtime.store.read(match.id, 0, folded.version)
+    match = await runtime.history.current(match)
+    folded = await runtime.history.load(match)
+    records = await runtime.history.read(match, 0, folded.version)
     return match, seat, folded, records, match.game.result(folded.state) is not None
 
 
@@ -137,8 +144,9 @@ async def events(request: Request) -> Response:
     after = max(0, int_param(request, "after", 0) or 0)
     match, seat = await authorize(request)
     runtime = runtime_of(request)
-    records = await runtime.store.read(match.id, after)
-    finished = match.game.result((await runtime.folds.load(match)).state) is not None
+    match = await runtime.history.current(match)
+    records = await runtime.history.read(match, after)
+    finished = match.game.result((await runtime.history.load(match)).state) is not None
     decode = event_decoder(match.game, match.rules_version)
     out = []
     for record in records:
@@ -174,7 +182,10 @@ async def export(request: Request) -> Response:
     match, _, _, records, finished = await log_so_far(request)
     if not finished:
         raise ApiError(409, "match_running", "a match is exported once it is finished (the seed is revealed then)")
-    body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
+    if match.archived:  # the archive holds the very bytes this would build
+        body = await runtime_of(request).history.archived_export(match)
+    else:
+        body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
     return Response(body, media_type="application/x-ndjson")
 
 
@@ -190,13 +201,8 @@ async def give_entropy(request: Request) -> Response:
     return json_response(given)
 
 
-async def healthz(request: Request) -> Response:
-    await runtime_of(request).events.ping()
-    return json_response({"status": "ok"})
-
-
 async def metrics(request: Request) -> Response:
-    return Response(runtime_of(request).metrics.text(), media_type="text/plain; version=0.0.4")
+    return Response(runtime_of(request).metrics.text(), headers={"Content-Type": CONTENT_TYPE})
 
 
 async def openapi_json(request: Request) -> Response:
@@ -236,7 +242,9 @@ ROUTES = [
     Route("/v1/matches/{match_id}/export", export),
     Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
     *online.ROUTES,
-    Route("/healthz", healthz),
+    Route("/healthz", health.healthz),
+    Route("/livez", health.livez),
+    Route("/readyz", health.readyz),
     Route("/metrics", metrics),
     Route("/openapi.json", openapi_json),
 ]
@@ -263,11 +271,12 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
         app.state.runtime, app.state.hub = runtime, hub
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
-        await hub.start()
+        await hub.start(settings.start_s)  # a gateway that cannot subscribe does not start
         thread_worker = None
         if run_worker:
             worker.install(runtime)
             thread_worker = worker.start_thread_worker(runtime)
+            runtime.start_archiving()
         try:
             yield
         finally:
@@ -279,7 +288,10 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    return Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    handlers = {ApiError: api_error, **dict.fromkeys(outage.REDIS_DOWN, outage.handler)}
+    gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    gateway.metrics = runtime.metrics
+    return gateway
 
 
 BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}
@@ -289,11 +301,20 @@ class Gateway(Starlette):
     """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py),
     with the scope Starlette's router would have given them."""
 
+    metrics: Metrics
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            leaf = scope["path"].rpartition("/")[2]
-            handle = BARE.get((scope["method"], leaf))
-            if handle is not None and (match_id := match_in(scope["path"], leaf)) is not None:
-                scope["app"], scope["path_params"] = self, {"match_id": match_id}
-                return await handle(scope, receive, send)
-        await super().__call__(scope, receive, send)
+        if scope["type"] != "http":
+            return await super().__call__(scope, receive, send)
+        path, method = scope["path"], scope["method"]
+        leaf = path.rpartition("/")[2]
+        match_id = match_in(path, leaf)
+        handle = BARE.get((method, leaf))
+        if handle is post_command and match_id is not None:  # counts its own requests
+            scope["app"], scope["path_params"] = self, {"match_id": match_id}
+            return await handle(scope, receive, send)
+        counted = counting(self.metrics, route_of(path, leaf, match_id), method, send)
+        if handle is not None and match_id is not None:
+            scope["app"], scope["path_params"] = self, {"match_id": match_id}
+            return await handle(scope, receive, counted)
+        await super().__call__(scope, receive, counted)

@@ -12,6 +12,7 @@ from projections.views import ViewEnvelope
 from services.commands.entropy import Contributed, Contribution
 from services.commands.schemas import Accepted, CreateMatch, ErrorBody, GameInfo, Health, MatchCreated
 from services.gateway import openapi_online
+from services.gateway.health import Readiness
 
 REF = "#/components/schemas/"
 
@@ -26,6 +27,11 @@ def _json(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _errors(*statuses: int) -> dict[str, Any]:
     return {str(status): {"description": "an error", **_json(_ref("ErrorBody"))} for status in statuses}
+
+
+def _ready(schema: dict[str, Any]) -> dict[str, Any]:
+    """A readiness answer: 200 when ready, 503 (with Retry-After) when not, the same body."""
+    return {"200": {"description": "ready", **_json(schema)}, "503": {"description": "not ready", **_json(schema)}}
 
 
 def document() -> dict[str, Any]:
@@ -130,7 +136,11 @@ def document() -> dict[str, Any]:
                 **authed,
             )
         },
-        "/healthz": {"get": op("Liveness", {"200": {"description": "ok", **_json(_ref("Health"))}})},
+        "/healthz": {"get": op("Readiness, its status only (as /readyz)", _ready(_ref("Health")))},
+        "/livez": {"get": op("Liveness: the process answers", {"200": {"description": "ok", **_json(_ref("Health"))}})},
+        "/readyz": {
+            "get": op("Readiness: both Redis answer, the projector keeps up", _ready(msgspec.json.schema(Readiness)))
+        },
         "/metrics": {"get": op("Prometheus metrics", {"200": {"description": "text/plain"}})},
         "/openapi.json": {"get": op("This document", {"200": {"description": "OpenAPI 3.1"}})},
     }
