@@ -6,6 +6,7 @@ import importlib
 
 from domain.bots.random_bot import RandomBot
 from domain.kernel import Bot, Game, RulesError
+from domain.kernel.online import online
 
 _PACKAGES = {
     "heros-tavern": "domain.heros_tavern",
@@ -34,3 +35,17 @@ def make_bot(game: Game, kind: str) -> Bot:
     if factory is None:
         raise RulesError("unknown_bot", f"{game.name} has no {kind!r} bot; bots: random, {', '.join(game.bots)}")
     return factory()
+
+
+_online: dict[int, tuple[Game, Game]] = {}  # id of a game -> (that game, wrapped): built once each
+
+
+def online_game(game_id: str) -> Game:
+    """The game as the service plays it: with concede, leave and timeouts (domain/kernel/online.py),
+    a timed-out seat's move chosen by its greedy bot where it has one."""
+    game = get_game(game_id)
+    known = _online.get(id(game))
+    if known is None or known[0] is not game:
+        bot = "greedy" if "greedy" in game.bots else "random"
+        known = _online[id(game)] = (game, online(game, lambda: make_bot(game, bot)))
+    return known[1]

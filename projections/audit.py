@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from domain.games import get_game
+from domain.games import online_game
 from domain.kernel import Event, Game, Result, Rng, RulesError, Setup
 from domain.kernel.rng import DERIVATION
 from projections.chain import (
@@ -123,7 +123,7 @@ def _header(line: bytes, games: Callable[[str], Game]) -> tuple[ExportHeader, Ch
     return header, charter, game
 
 
-def verify_chain(data: bytes, games: Callable[[str], Game] = get_game) -> Chain:
+def verify_chain(data: bytes, games: Callable[[str], Game] = online_game) -> Chain:
     """Steps 1 and 2: the file and the hash chain, every event decoded (upcast if it is older)."""
     lines = split_lines(data)
     header, charter, game = _header(lines[0], games)
@@ -257,7 +257,7 @@ def verify_rules(chain: Chain) -> tuple[int, int, Result]:
     return len(opening), commands, result
 
 
-def audit(data: bytes, games: Callable[[str], Game] = get_game) -> Report:
+def audit(data: bytes, games: Callable[[str], Game] = online_game) -> Report:
     """All four steps; raises AuditFailure at the first thing wrong."""
     chain = verify_chain(data, games)
     verify_seed(chain)

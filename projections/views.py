@@ -12,6 +12,16 @@ from domain.kernel import Command, Game, Result, Seat, viewers
 SPECTATOR_FIELD = "spectator"
 
 
+class TablePlayer(msgspec.Struct, frozen=True):
+    """Who sits at a seat, as every seat may see it (docs/online-play.md)."""
+
+    seat: Seat
+    name: str | None  # a registered player's name; None for an anonymous seat
+    bot: bool  # played by a bot: from the start, or since it left, conceded or timed out too often
+    connected: bool  # had an open stream when these views were written
+    clock: Any = None  # {"deadline": unix seconds | None, "bank_s": seconds} in a match with a clock
+
+
 class ViewEnvelope(msgspec.Struct, frozen=True):
     match_id: str
     game: str
@@ -21,6 +31,7 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     view: Any
     legal: list[Command]
     result: Result | None
+    players: list[TablePlayer] = []
 
 
 def status(game: Game, state: Any, version: int) -> str:
@@ -29,13 +40,23 @@ def status(game: Game, state: Any, version: int) -> str:
     return "finished" if game.result(state) is not None else "active"
 
 
-def envelope(game: Game, match_id: str, state: Any, version: int, seat: Seat | None, view: Any = None) -> ViewEnvelope:
+def envelope(
+    game: Game,
+    match_id: str,
+    state: Any,
+    version: int,
+    seat: Seat | None,
+    view: Any = None,
+    players: list[TablePlayer] | None = None,
+) -> ViewEnvelope:
     """The envelope of ``seat``; ``view``, when given, is ``game.view(state, seat)`` built already."""
     result = game.result(state)
-    legal = game.legal(state, seat) if seat is not None and result is None else []
+    # nothing is legal before the opening deal (a lobby filling, seats still giving entropy)
+    legal = game.legal(state, seat) if seat is not None and result is None and version > 0 else []
     if view is None:
         view = game.view(state, seat)
-    return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result)
+    shown = players or []
+    return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result, shown)
 
 
 def field(seat: Seat | None) -> str:
@@ -43,10 +64,12 @@ def field(seat: Seat | None) -> str:
     return SPECTATOR_FIELD if seat is None else f"s:{seat}"
 
 
-def all_views(game: Game, match_id: str, state: Any, version: int, seats: int) -> dict[str, bytes]:
+def all_views(
+    game: Game, match_id: str, state: Any, version: int, seats: int, players: list[TablePlayer] | None = None
+) -> dict[str, bytes]:
     """Every seat's envelope and the spectator's, JSON-encoded, by storage field."""
     encode = msgspec.json.encode
     return {
-        field(seat): encode(envelope(game, match_id, state, version, seat, view))
+        field(seat): encode(envelope(game, match_id, state, version, seat, view, players))
         for seat, view in zip(viewers(seats), game.all_views(state, seats), strict=True)
     }

@@ -19,7 +19,12 @@ from services.commands.bots import Bots
 from services.commands.folds import Folds
 from services.commands.handling import Handler
 from services.commands.history import History
+from services.commands.lobby import Lobby
 from services.commands.matches import Matches
+from services.commands.players import Players
+from services.commands.ratings import Ratings
+from services.commands.seating import Seating
+from services.commands.timeouts import Timeouts
 from services.ops import logs, metrics
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
@@ -71,6 +76,8 @@ class Runtime:
         self.archive = _archive(settings)
         self.matches = Matches(self.events, self.store, archived=self.archive)
         self.folds = Folds(self.store)
+        self.players = Players(self.events)
+        self.lobby = Lobby(self.events, self.matches, self.players, self.folds)
         self.history = History(self.matches, self.store, self.folds, self.events)
         self.archiver = self.archive and Archiver(
             self.events,
@@ -83,6 +90,9 @@ class Runtime:
         )
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
+        self.timeouts = Timeouts(self.events, self.matches, self.folds, self.handler)
+        self.seating = Seating(self.events, self.players)
+        self.ratings = Ratings(self.events)
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -95,6 +105,9 @@ class Runtime:
             tails_in_claim=same,
             link=queue_link,
             waiter=waiter,
+            seating=self.seating,
+            timeouts=self.timeouts,
+            ratings=self.ratings,
         )
         self.loop: asyncio.AbstractEventLoop | None = None
         self._kick = asyncio.Event()
@@ -200,6 +213,7 @@ class Runtime:
                     expired, dirty, running, oldest, *live = await pipe.execute()
                 if expired or (dirty and not running):
                     self._kick.set()
+                await self.timeouts.sweep(now)
                 metrics.gauge_lifecycle(
                     dirty, now - oldest[0][1] if oldest else 0.0, dict(zip(game_ids(), live, strict=True))
                 )

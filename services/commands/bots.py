@@ -12,9 +12,11 @@ import msgspec
 
 from domain.games import make_bot
 from domain.kernel import Rng
+from domain.kernel.online import bot_seats
 from projections.views import field
 from services.commands.handling import Handler
 from services.commands.matches import Match
+from services.commands.timeouts import deserted
 from services.ops import logs
 
 V = TypeVar("V")
@@ -40,19 +42,22 @@ class Bots:
         self.handler = handler
         self._types: dict[str, Any] = {}
 
-    async def play(self, match: Match, version: int, views: dict[str, bytes]) -> None:
-        """Every bot seat that may act in these views (just written, at ``version``) sends one command."""
+    async def play(self, match: Match, version: int, views: dict[str, bytes], state: Any) -> None:
+        """Every bot seat that may act in these views (just written, at ``version``, of ``state``)
+        sends one command: those created as bots and those the log has handed to a bot since."""
         game = match.game
         decoder = self._types.get(game.id)
         if decoder is None:
             decoder = self._types[game.id] = msgspec.json.Decoder(SeatView[game.view_type, game.command_type])
-        for seat in match.bots:
+        if deserted(match, state):
+            return  # every person has gone: the bots do not play on for nobody (timeouts.py abandons it)
+        for seat in sorted({*match.bots, *bot_seats(state)}):
             seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
             if not seen.legal:
                 continue
             bot = make_bot(game, match.bot_kind)
             command = bot.choose(seen.view, seen.legal, Rng(match.seed, version, f"bot:{seat}"))
             # the key makes a redo (a worker killed after sending) send nothing twice
-            answer = await self.handler.submit(match, seat, command, idempotency=idempotency_key(version))
+            answer = await self.handler.submit(match, seat, command, idempotency=idempotency_key(version), system=True)
             if answer.status != 200:
                 log.info("bot_refused", match_id=match.id, seat=seat, status=answer.status)

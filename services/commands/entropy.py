@@ -9,12 +9,7 @@ import msgspec
 
 from services.commands.folds import Folds
 from services.commands.matches import Match, Matches
-
-
-class Refused(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+from services.commands.refused import Refused
 
 
 class Contribution(msgspec.Struct, forbid_unknown_fields=True):

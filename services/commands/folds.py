@@ -8,6 +8,8 @@ from typing import Any
 
 from projections.chain import effective_seed
 from projections.upcasting import event_decoder
+from services.commands import clocks
+from services.commands.clocks import SeatClock
 from services.commands.matches import Match
 from services.store.event_store import EventStore, Record
 
@@ -27,6 +29,7 @@ class Folded:
     last_hash: str  # the hash of the entry at ``version``: the next entry's ``prev``
     last_time: float = 0.0
     seed: str = ""  # what the rules draw from: the match seed with any seat entropy folded in (never shown)
+    clocks: tuple[SeatClock, ...] = ()  # of a match with a clock: each seat's (services/commands/clocks.py)
 
 
 class Folds:
@@ -36,20 +39,29 @@ class Folds:
         self._capacity = capacity
 
     def start(self, match: Match) -> Folded:
-        return Folded(0, match.game.initial(match.setup), match.genesis, 0.0, match.seed)
+        start = clocks.start(match.clock, match.setup.seats) if match.clock else ()
+        return Folded(0, match.game.initial(match.setup), match.genesis, 0.0, match.seed, start)
 
     def apply(self, match: Match, folded: Folded, records: list[Record]) -> Folded:
         if not records:
             return folded
         game = match.game
         decode = event_decoder(game, match.rules_version)
-        state, seed = folded.state, folded.seed
-        for record in records:
-            state = game.evolve(state, decode(record.envelope.event))
+        state, seed, timed = folded.state, folded.seed, folded.clocks
+        run: list[Any] = []  # the events of one command so far (a clock moves once per command)
+        for n, record in enumerate(records):
+            event = decode(record.envelope.event)
+            state = game.evolve(state, event)
             if record.envelope.command.entropy:  # the opening, once every seat gave its entropy
                 seed = effective_seed(match.seed, record.envelope.command.entropy)
+            if match.clock is not None:
+                run.append(event)
+                following = records[n + 1] if n + 1 < len(records) else None
+                if following is None or following.envelope.command.id != record.envelope.command.id:
+                    timed = clocks.advance(game, match.clock, timed, state, record.envelope.time, run)
+                    run = []
         last = records[-1]
-        return Folded(last.envelope.version, state, last.hash, last.envelope.time, seed)
+        return Folded(last.envelope.version, state, last.hash, last.envelope.time, seed, timed)
 
     def cached(self, match: Match) -> Folded | None:
         return self._cache.get(match.id)

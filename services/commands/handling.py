@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Command, Rng, RulesError
+from domain.kernel.online import SERVICE_COMMANDS, bot_seats
 from services.commands.folds import Folded, Folds
 from services.commands.matches import Match
 from services.commands.schemas import Accepted, ErrorBody, error
@@ -77,11 +78,18 @@ class Handler:
         self._tips: dict[str, Folded] = {}
 
     async def submit(
-        self, match: Match, seat: int, command: Command, expected: int | None = None, idempotency: str | None = None
+        self,
+        match: Match,
+        seat: int,
+        command: Command,
+        expected: int | None = None,
+        idempotency: str | None = None,
+        system: bool = False,
     ) -> Answer:
+        """``system``: sent by the service itself (a bot seat's move, a timeout), not by a client."""
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
-            answer = await self._submit(match, seat, command, expected, idempotency, command_id)
+            answer = await self._submit(match, seat, command, expected, idempotency, command_id, system)
             kind = type(command).__name__
             if answer.status == 200:
                 self.metrics.command(match.game.id, kind, "accepted")
@@ -94,7 +102,14 @@ class Handler:
             return answer
 
     async def _submit(
-        self, match: Match, seat: int, command: Command, expected: int | None, idempotency: str | None, command_id: str
+        self,
+        match: Match,
+        seat: int,
+        command: Command,
+        expected: int | None,
+        idempotency: str | None,
+        command_id: str,
+        system: bool,
     ) -> Answer:
         if match.ended or match.archived:
             return _ENDED
@@ -103,6 +118,8 @@ class Handler:
             prior = await self.store.recall(idem_key)
             if prior is not None:
                 return _decode_answer(prior)
+        if isinstance(command, SERVICE_COMMANDS) and not system:
+            return Answer(422, error("system_command", "timeouts and abandonment are the service's to send"))
         game = match.game
         cause = Cause(command_id, seat, idempotency, command)
         # First try the cached fold without reading Redis: the append is conditional anyway, and
@@ -117,8 +134,12 @@ class Handler:
                 return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
             deciding = time.perf_counter()
             try:
+                if folded.version == 0 and match.lobby == "open":  # docs/online-play.md
+                    raise RulesError("waiting_for_players", "the match starts once its open seats are filled")
                 if folded.version == 0:  # the opening waits for the seats' entropy (docs/AUDIT.md)
                     raise RulesError("waiting_for_entropy", "the match opens once every seat has sent its entropy")
+                if not system and seat in bot_seats(folded.state) and game.result(folded.state) is None:
+                    raise RulesError("seat_taken_over", "a bot plays this seat now (it left, conceded or timed out)")
                 events = game.decide(folded.state, command, seat, Rng(folded.seed, folded.version))
             except RulesError as refusal:
                 self.metrics.decide_seconds.observe(time.perf_counter() - deciding)

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.games import get_game
+import msgspec
+
+from domain.games import online_game
 from domain.kernel import Game, Rng, RulesError, Setup
 from domain.kernel.rng import DERIVATION
 from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, effective_seed
-from services.commands import tokens
+from services.commands import clocks, tokens
+from services.commands.clocks import ClockOption
 from services.ops import logs
 from services.store import archive, keys
 from services.store.event_store import GENESIS, Cause, EventStore, seal
@@ -33,6 +37,16 @@ class Match:
     rules_version: int = 1  # the game's rules version when the match was created
     charter: str = ""  # what the match committed to at creation (projections/chain.py); "" before charters
     entropy_seats: tuple[int, ...] = ()  # the seats whose entropy the opening waits for (docs/AUDIT.md)
+    # online play (docs/online-play.md): seat -> registered player id; a lobby match is "open" until
+    # it starts (its meta changes until then, so it is not cached), then "started"
+    players: dict[int, str] = field(default_factory=dict)
+    reserved: dict[int, str] = field(default_factory=dict)  # open seats kept for these players (a rematch)
+    lobby: str = ""
+    open_seats: tuple[int, ...] = ()
+    host: str = ""  # the player id of whoever created it with open seats
+    invite: str = field(default="", repr=False)  # SHA-256 of a private match's invite code
+    created: float = 0.0
+    clock: ClockOption | None = None
     ended: str = ""  # "abandoned": closed by the archiver (idle too long), it takes no more commands
     archived: bool = False  # its log is in the archive, no longer in Redis (services/commands/history.py)
 
@@ -48,8 +62,9 @@ class Match:
 @dataclass(frozen=True, slots=True)
 class Created:
     match: Match
-    seat_tokens: list[str]
+    seat_tokens: list[str | None]  # None for an open seat: only whoever joins it gets its token
     spectator_token: str
+    invite: str | None = None  # a private match's invite code
 
 
 def _bot_kind(game: Game, requested: str | None) -> str:
@@ -80,15 +95,23 @@ class Matches:
         bots: list[int],
         bot_kind: str | None = None,
         seat_entropy: bool = False,
+        open_seats: list[int] | None = None,
+        host: str | None = None,
+        private: bool = False,
+        clock: dict[str, Any] | None = None,
+        reserved: dict[int, str] | None = None,
     ) -> Created:
-        game = get_game(game_id)
+        game = online_game(game_id)
         setup = game.setup(seats, options)
+        clock_option = clocks.option(clock)
         if any(not 0 <= seat < seats for seat in bots):
             raise RulesError("bad_bots", f"bots must name seats 0 to {seats - 1}")
+        lobby = _lobby(seats, bots, open_seats or [], host, private, seat_entropy)
         seed = secrets.token_hex(32)
-        seat_tokens = [tokens.new_token() for _ in range(seats)]
+        closed = set(range(seats)) - set(open_seats or [])
+        seat_tokens = [tokens.new_token() if seat in closed else None for seat in range(seats)]
         spectator = tokens.new_token()
-        hashes = {str(seat): tokens.digest(token) for seat, token in enumerate(seat_tokens)}
+        hashes = {str(seat): tokens.digest(token) for seat, token in enumerate(seat_tokens) if token is not None}
         hashes[tokens.SPECTATOR] = tokens.digest(spectator)
         match_id = secrets.token_hex(8)
         # with seat entropy the opening deal waits for every played (not bot) seat's contribution
@@ -116,8 +139,18 @@ class Matches:
             rules_version=game.rules_version,
             charter=charter_text(charter),
             entropy_seats=tuple(waits_for),
+            players=lobby.players,
+            lobby="open" if lobby.open_seats else "",
+            open_seats=lobby.open_seats,
+            host=host or "",
+            reserved={seat: player for seat, player in (reserved or {}).items() if seat in lobby.open_seats},
+            invite=tokens.digest(lobby.invite) if lobby.invite else "",
+            created=time.time(),
+            clock=clock_option,
         )
         await self.redis.hset(keys.meta(match.id), mapping=to_fields(match))
+        if match.lobby:
+            return Created(match, seat_tokens, spectator, lobby.invite)  # opened once its seats are filled
         if not waits_for:
             opened = await self.open(match)
             assert opened, "a fresh random id has an empty log"
@@ -145,13 +178,14 @@ class Matches:
         if not fields and self.archive is not None and _archivable(match_id):
             stored = await self.archive.get(archive.meta_name(match_id))
             if stored is not None:
-                match = _from_fields(match_id, json.loads(stored)["fields"], archived=True)
+                match = from_fields(match_id, json.loads(stored)["fields"], archived=True)
                 self._remember(match)
                 return match
         if not fields:
             return None
-        match = _from_fields(match_id, {k.decode(): v.decode() for k, v in fields.items()})
-        self._remember(match)
+        match = from_fields(match_id, {k.decode(): v.decode() for k, v in fields.items()})
+        if match.lobby != "open":  # an open lobby's seats still change
+            self._remember(match)
         return match
 
     def forget(self, match_id: str) -> None:
@@ -162,6 +196,35 @@ class Matches:
         self._cache[match.id] = match
         if len(self._cache) > self._capacity:
             self._cache.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Lobby:
+    open_seats: tuple[int, ...]
+    players: dict[int, str]
+    invite: str | None
+
+
+def _lobby(
+    seats: int, bots: list[int], open_seats: list[int], host: str | None, private: bool, seat_entropy: bool
+) -> _Lobby:
+    """Check a creation's open seats: the host (a registered player) keeps exactly one seat."""
+    if not open_seats:
+        if private:
+            raise RulesError("bad_open", "a private match has open seats to invite players to")
+        kept = sorted(set(range(seats)) - set(bots))
+        return _Lobby((), {kept[0]: host} if host and len(kept) == 1 else {}, None)
+    if host is None:
+        raise RulesError("no_host", "a match with open seats is created with a player token (POST /v1/players)")
+    chosen = sorted(set(open_seats))
+    if len(chosen) != len(open_seats) or any(not 0 <= seat < seats for seat in chosen) or set(chosen) & set(bots):
+        raise RulesError("bad_open", f"open names distinct seats 0 to {seats - 1} that are not bots")
+    kept = sorted(set(range(seats)) - set(bots) - set(chosen))
+    if len(kept) != 1:
+        raise RulesError("bad_open", "the host keeps exactly one seat: every other seat is open or a bot")
+    if seat_entropy:
+        raise RulesError("bad_open", "seat entropy is not offered with open seats")
+    return _Lobby(tuple(chosen), {kept[0]: host}, secrets.token_urlsafe(12) if private else None)
 
 
 def _archivable(match_id: str) -> bool:
@@ -181,17 +244,25 @@ def to_fields(match: Match) -> dict[str, str]:
         "rules_version": str(match.rules_version),
         "charter": match.charter,
         "entropy_seats": json.dumps(list(match.entropy_seats)),
+        "lobby": match.lobby,
+        "open_seats": json.dumps(list(match.open_seats)),
+        "host": match.host,
+        "invite": match.invite,
+        "created": repr(match.created),
+        "clock": json.dumps(msgspec.to_builtins(match.clock)),
     }
+    fields.update({f"player:{seat}": player for seat, player in match.players.items()})
+    fields.update({f"reserved:{seat}": player for seat, player in match.reserved.items()})
     fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
     if match.ended:
         fields["ended"] = match.ended
     return fields
 
 
-def _from_fields(match_id: str, fields: dict[str, str], archived: bool = False) -> Match:
+def from_fields(match_id: str, fields: dict[str, str], archived: bool = False) -> Match:
     return Match(
         id=match_id,
-        game=get_game(fields["game"]),
+        game=online_game(fields["game"]),
         setup=Setup(seats=int(fields["seats"]), options=json.loads(fields["options"])),
         seed=fields["seed"],
         seed_commitment=fields["seed_commitment"],
@@ -201,6 +272,14 @@ def _from_fields(match_id: str, fields: dict[str, str], archived: bool = False) 
         rules_version=int(fields.get("rules_version", "1")),
         charter=fields.get("charter", ""),
         entropy_seats=tuple(json.loads(fields.get("entropy_seats", "[]"))),
+        players={int(k.removeprefix("player:")): v for k, v in fields.items() if k.startswith("player:")},
+        reserved={int(k.removeprefix("reserved:")): v for k, v in fields.items() if k.startswith("reserved:")},
+        lobby=fields.get("lobby", ""),
+        open_seats=tuple(json.loads(fields.get("open_seats", "[]"))),
+        host=fields.get("host", ""),
+        invite=fields.get("invite", ""),
+        created=float(fields.get("created", "0")),
+        clock=clocks.option(json.loads(fields.get("clock", "null"))),
         ended=fields.get("ended", ""),
         archived=archived,
     )

@@ -18,6 +18,11 @@ class CreateMatch(Strict):
     bots: list[int] = []
     bot: str | None = None  # an addition to API.md: which bot plays the bot seats (default greedy if any)
     seat_entropy: bool = False  # an addition: the opening waits for each played seat's entropy (docs/AUDIT.md)
+    # online play (docs/online-play.md): seats left for registered players to join (created with a
+    # player token), and whether the match is unlisted and joined by its invite code instead
+    open: list[int] = []
+    private: bool = False
+    clock: dict[str, Any] | None = None  # {"per_move_s": 60, "bank_s": 300, "limit": 3, "forfeit": false}
 
 
 class SeatToken(msgspec.Struct):
@@ -25,11 +30,12 @@ class SeatToken(msgspec.Struct):
     token: str
 
 
-class MatchCreated(msgspec.Struct):
+class MatchCreated(msgspec.Struct, omit_defaults=True):
     match_id: str
-    seats: list[SeatToken]
+    seats: list[SeatToken]  # the seats' tokens, but not those of open seats
     spectator_token: str
     seed_commitment: str
+    invite: str | None = None  # a private match's invite code
 
 
 class ErrorDetail(msgspec.Struct):

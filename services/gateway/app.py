@@ -27,7 +27,7 @@ from projections.views import all_views, field
 from services.commands import entropy
 from services.commands.matches import Match
 from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
-from services.gateway import access, contract, health, openapi, outage
+from services.gateway import access, contract, health, online, openapi, outage
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
@@ -80,17 +80,28 @@ async def create_match(request: Request) -> Response:
     except (msgspec.DecodeError, msgspec.ValidationError) as problem:
         raise ApiError(400, "bad_request", str(problem)) from problem
     runtime = runtime_of(request)
+    host = await online.caller(request, required=False)
     try:
         created = await runtime.matches.create(
-            asked.game, asked.seats, asked.options, asked.bots, asked.bot, asked.seat_entropy
+            asked.game,
+            asked.seats,
+            asked.options,
+            asked.bots,
+            asked.bot,
+            asked.seat_entropy,
+            asked.open,
+            host.id if host else None,
+            asked.private,
+            asked.clock,
         )
     except RulesError as refusal:
         raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
+    await runtime.lobby.listed(created.match)
     await runtime.appended(created.match.id)
     CREATED.labels(created.match.game.id).inc()
     log.info("match_created", match_id=created.match.id, game=created.match.game.id, seats=asked.seats, bots=asked.bots)
-    seats = [SeatToken(seat, token) for seat, token in enumerate(created.seat_tokens)]
-    body = MatchCreated(created.match.id, seats, created.spectator_token, created.match.seed_commitment)
+    seats = [SeatToken(seat, token) for seat, token in enumerate(created.seat_tokens) if token is not None]
+    body = MatchCreated(created.match.id, seats, created.spectator_token, created.match.seed_commitment, created.invite)
     return json_response(body, 201)
 
 
@@ -99,7 +110,8 @@ async def current_view(runtime: Runtime, match: Match, seat: int | None) -> byte
     raw = await runtime.store.view(match.id, field(seat))
     if raw is None:
         folded = await runtime.history.load(match)
-        raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)[field(seat)]
+        players = await runtime.seating.of(match, folded)
+        raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players)[field(seat)]
     return raw
 
 
@@ -231,6 +243,7 @@ ROUTES = [
     Route("/v1/matches/{match_id}/replay", replay),
     Route("/v1/matches/{match_id}/export", export),
     Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
+    *online.ROUTES,
     Route("/healthz", health.healthz),
     Route("/livez", health.livez),
     Route("/readyz", health.readyz),

@@ -11,7 +11,7 @@ from domain.games import game_ids, get_game
 from projections.content.model import Content
 from services.commands.entropy import Contributed, Contribution
 from services.commands.schemas import CreateMatch, ErrorBody, GameInfo, Health, MatchCreated
-from services.gateway import contract
+from services.gateway import contract, openapi_online
 from services.gateway.contract import REF, any_of_games, ref
 from services.gateway.health import Readiness
 
@@ -219,7 +219,7 @@ def document() -> dict[str, Any]:
             "`x-rules-versions` gives the rules version each game's schemas describe.",
             "x-rules-versions": rules,
         },
-        "paths": paths(),
+        "paths": paths() | openapi_online.paths(components),
         "components": {
             "schemas": components,
             "securitySchemes": {

@@ -21,6 +21,7 @@ from services.store import keys
 
 log = logs.get("tavern.sse")
 KEEPALIVE_S = 15.0
+PRESENCE_S = 3 * KEEPALIVE_S  # a seat's presence key outlives a gateway that died by this much
 # The last frame of a stream the gateway ends (it is stopping): its client reconnects this much
 # later, with Last-Event-ID, through the load balancer to another gateway.
 GOODBYE = b"retry: 1000\n\n"
@@ -107,6 +108,7 @@ class Hub:
         # task and a timer per view sent): a stream quiet for a whole tick gets a comment.
         while True:
             await asyncio.sleep(self.keepalive_s)
+            await self._here([(match_id, listener.seat) for match_id, ls in self.listeners.items() for listener in ls])
             for listeners in self.listeners.values():
                 for listener in listeners:
                     if listener.quiet:
@@ -182,6 +184,7 @@ class Hub:
         self.listeners[match_id].add(listener)  # before the first read: no notice falls between
         self.metrics.open_streams += 1
         try:
+            await self._here([(match_id, seat)])
             current = await self.current(match_id, seat)
         except BaseException:
             self.detach(match_id, listener)
@@ -193,6 +196,11 @@ class Hub:
     def detach(self, match_id: str, listener: Listener) -> None:
         self.metrics.open_streams -= 1
         self.listeners[match_id].discard(listener)
+        seat = listener.seat
+        if seat is not None and not any(other.seat == seat for other in self.listeners[match_id]):
+            task = asyncio.create_task(self._gone(match_id, seat))  # the seat's last stream: not connected
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         if not self.listeners[match_id]:
             del self.listeners[match_id]
 
@@ -223,6 +231,23 @@ class Hub:
         finally:
             watcher.cancel()
             self.detach(match_id, listener)
+
+    async def _here(self, seats: list[tuple[str, int | None]]) -> None:
+        """Mark these seats connected (the envelope's ``players[].connected``), for PRESENCE_S."""
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for match_id, seat in set(seats):
+                    if seat is not None:
+                        pipe.set(keys.presence(match_id, seat), b"1", ex=int(PRESENCE_S))
+                await pipe.execute()
+        except Exception:
+            log.exception("presence_failed")  # only a hint to the other players: never fails a stream
+
+    async def _gone(self, match_id: str, seat: int) -> None:
+        try:
+            await self.redis.delete(keys.presence(match_id, seat))
+        except Exception:
+            log.exception("presence_failed")
 
 
 async def _until_gone(receive: Any, listener: Listener) -> None:

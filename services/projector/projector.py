@@ -22,10 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from domain.kernel.online import bot_seats
 from projections.views import all_views
 from services.commands.bots import Bots
 from services.commands.folds import Folded, Folds, Tail
 from services.commands.matches import Match, Matches
+from services.commands.ratings import Ratings, rated
+from services.commands.seating import Seating
+from services.commands.timeouts import Timeouts, deserted
 from services.ops import logs, metrics
 from services.projector import notices
 from services.store import keys, resp
@@ -58,7 +62,13 @@ class Projector:
         parallel: int = 4,
         link: resp.Link | None = None,
         waiter: resp.Link | None = None,
+        seating: Seating | None = None,
+        timeouts: Timeouts | None = None,
+        ratings: Ratings | None = None,
     ) -> None:
+        self.ratings = ratings  # counts each rated match once it has finished
+        self.seating = seating  # the envelope's players (names, bots, streams, clocks)
+        self.timeouts = timeouts  # keeps each clocked match's next deadline
         self.parallel = parallel  # drain jobs at once, at most, when there is a backlog
         self.bots = bots
         self.matches = matches
@@ -156,7 +166,7 @@ class Projector:
         ]
         if not moved:
             return
-        written = [_views_at(match, folded) for match, folded in moved]
+        written = list(await asyncio.gather(*(self._views_at(match, folded) for match, folded in moved)))
         notice = notices.encode(
             [
                 notices.Written(views.match_id, views.version, folded.last_time, views.fields)
@@ -166,8 +176,16 @@ class Projector:
         await self.store.write_views(written, keys.NOTICES, notice)
         await self._listed(moved)
         metrics.PROJECTION.observe(time.perf_counter() - started)
+        for match, folded in moved:
+            if self.timeouts is not None and match.clock is not None:
+                await self.timeouts.track(match, folded)
+            if self.timeouts is not None and deserted(match, folded.state):
+                await self.timeouts.deserted(match, time.time())
+            if self.ratings is not None and match.players and (counted := rated(match, folded)) is not None:
+                await self.ratings.record(match.game.id, counted)
+        turns = [(match, views, folded.state) for (match, folded), views in zip(moved, written, strict=True)]
         await asyncio.gather(
-            *(self._bots(match, views) for (match, _), views in zip(moved, written, strict=True) if match.bots)
+            *(self._bots(match, views, state) for match, views, state in turns if match.bots or bot_seats(state))
         )
         if len(self._projected) > 100_000:
             self._projected.clear()  # only a cache: a miss costs one recompute of the views
@@ -195,11 +213,11 @@ class Projector:
                     "match_finished", match_id=match.id, game=match.game.id, version=folded.version, winners=winners
                 )
 
-    async def _bots(self, match: Match, views: ViewsAt) -> None:
+    async def _bots(self, match: Match, views: ViewsAt, state: Any) -> None:
         with logs.bind(match_id=match.id):
-            await self.bots.play(match, views.version, views.fields)
+            await self.bots.play(match, views.version, views.fields, state)
 
-
-def _views_at(match: Match, folded: Folded) -> ViewsAt:
-    views = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)
-    return ViewsAt(match.id, folded.version, views)
+    async def _views_at(self, match: Match, folded: Folded) -> ViewsAt:
+        players = await self.seating.of(match, folded) if self.seating is not None else None
+        views = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players)
+        return ViewsAt(match.id, folded.version, views)

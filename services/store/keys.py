@@ -55,3 +55,22 @@ def live(game_id: str) -> str:
 
 # zset: match id -> when it finished (or was ended as abandoned): archived and evicted after a grace.
 FINISHED = "tavern:lifecycle:finished"
+# The lobby (services/commands/lobby.py): open public matches, zset match id -> when created; one
+# for all games and one per game. Not per match: kept apart from the matches' own transactions.
+LOBBY = "tavern:lobby"
+
+
+def lobby(game: str | None) -> str:
+    return LOBBY if game is None else f"{LOBBY}:{game}"
+
+# zset: match id -> the earliest deadline of its seats' clocks (unix seconds); written by the
+# projector, read by every process's sweeper (services/commands/timeouts.py). In Redis, so a
+# restart of any process loses no deadline.
+CLOCKS = "tavern:clocks"
+
+
+def presence(match_id: str, seat: int) -> str:
+    """A string with a time to live: a gateway holds an open stream of this seat (refreshed while it does)."""
+    return f"match:{{{match_id}}}:here:{seat}"
+# zset: match id -> when it is abandoned (unix seconds): every played seat has gone, bots wait
+ABANDON = "tavern:abandon"

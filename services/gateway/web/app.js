@@ -4,6 +4,7 @@
 //   #/match/ID?token=T          a seat's (or the spectator's) live table (&table=generic: the plain panels)
 //   #/replay/ID?token=T&seat=N  a replay with a scrubber, from seat N's chair once the match is over
 import * as api from "./api.js";
+import * as online from "./online.js";
 import * as generic from "./tables/generic.js";
 import { Context, closeMenus, closeStaleMenus, decorate, h, humanise, movesBar, useContent } from "./ui.js";
 
@@ -201,6 +202,7 @@ async function showLobby(gen) {
   if (stale(gen)) return;
   app.replaceChildren(
     errorBox(null),
+    online.lobbyPanel(list, remember, showError),
     h("div.lobby", {}, createForm(list), recentList()),
     h("p.hint", {}, "Everything here uses the public API (", h("a", { href: "/openapi.json" }, "openapi.json"), "). Games: ",
       list.map((g) => `${g.name} (${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats)`).join(", "), "."),
@@ -286,8 +288,8 @@ function resultBox(result, namer, view) {
 
 async function showMatch(id, token, tableName, gen) {
   const record = known(id);
-  const namer = seatNamer(record);
   const page = { env: null, pending: false, awaited: 0, connection: "connecting", error: null };
+  const namer = (seat) => online.seatName(page.env, record)(seat); // the names the envelope carries
   const connection = h("span#connection.connection", {}, "connecting");
   const statusLine = h("div#status.status-line");
   const tableBox = h("div#table", { dataset: { version: "-1" } });
@@ -365,7 +367,8 @@ async function showMatch(id, token, tableName, gen) {
     yourMove = mine;
     closeStaleMenus(page.pending ? [] : env.legal);
     const board = drawTable(table, env.view, ctx);
-    tableBox.replaceChildren(resultBox(env.result, namer, env.view) || "", movesBar(ctx) || "", board);
+    const seated = [online.playersBar(env), online.actions(id, env, token, record, remember, showError)];
+    tableBox.replaceChildren(...seated, resultBox(env.result, namer, env.view) || "", movesBar(ctx) || "", board);
     decorate(tableBox);
     Object.assign(tableBox.dataset, { version: String(env.version), status: env.status, game: env.game, pending: String(page.pending) });
     document.title = `${env.legal.length && !page.pending ? "• " : ""}${env.game} — tavern`;
@@ -495,6 +498,8 @@ async function route() {
     if (parts[0] === "match" && parts[1]) await showMatch(parts[1], params.get("token"), params.get("table"), gen);
     else if (parts[0] === "replay" && parts[1]) await showReplay(parts[1], params.get("token"), params.has("seat") ? Number(params.get("seat")) : null, gen);
     else if (parts[0] === "created" && parts[1]) showCreated(parts[1]);
+    else if (parts[0] === "invite" && parts[1]) await online.showInvite(app, parts[1], decodeURIComponent(parts[2] || ""), remember, showError);
+    else if (parts[0] === "leaderboard" && parts[1]) await online.showLeaderboard(app, parts[1]);
     else await showLobby(gen);
   } catch (error) {
     showError(error);

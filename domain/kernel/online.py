@@ -1,0 +1,206 @@
+"""Online play over any game: concede, leave, timeouts, as commands and events of the match's log.
+
+``online(game, bot)`` wraps a game's decide / evolve / result without touching its package: the
+state is the game's own plus who conceded, who is played by a bot for good, and each seat's run
+of timeouts. Being the rules' own commands and events, these acts are replayed and audited
+(``tavern audit``) like any move.
+
+- ``Concede``: the seat gives up. With one seat left standing the match ends and that seat wins;
+  with more, the conceded seat is played by a bot to the end and ranks last.
+- ``Leave``: the seat walks away from a running match; a bot plays it to the end.
+- ``TimedOut``: a system command the service sends for a seat whose clock ran out (it has legal
+  commands now). The bot picks that seat's move, drawn from the rules' random stream so the audit
+  picks it again; at the ``limit``-th timeout in a row the seat is taken over by a bot for good,
+  or concedes if ``forfeit``. A seat acting itself ends its run of timeouts.
+- ``Abandon``: a system command the service sends once every played seat has gone and a grace
+  period has passed; the match ends with no winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from domain.kernel.errors import RulesError
+from domain.kernel.game import Bot, Command, Event, Game, Result, Seat, Setup, Standing
+from domain.kernel.rng import Rng
+
+
+class Concede(Command, frozen=True):
+    pass
+
+
+class Leave(Command, frozen=True):
+    pass
+
+
+class TimedOut(Command, frozen=True):
+    limit: int = 3  # timeouts in a row before the seat is given up
+    forfeit: bool = False  # at the limit: concede (True) or be played by a bot for good (False)
+
+
+class Abandon(Command, frozen=True):
+    pass
+
+
+class Abandoned(Event, frozen=True):
+    pass
+
+
+class Conceded(Event, frozen=True):
+    seat: Seat
+
+
+class TakenOver(Event, frozen=True):
+    seat: Seat
+    reason: str  # "left" | "timeouts"
+
+
+class SeatTimedOut(Event, frozen=True):
+    seat: Seat
+    streak: int  # timeouts in a row, this one included
+
+
+class StreakEnded(Event, frozen=True):
+    seat: Seat  # acted itself after timing out
+
+
+SERVICE_COMMANDS = (TimedOut, Abandon)  # sent by the service only, never by a client
+SYSTEM_EVENTS = (Conceded, TakenOver, SeatTimedOut, StreakEnded, Abandoned)
+
+
+class OnlineState(msgspec.Struct, frozen=True):
+    inner: Any
+    seats: int
+    conceded: tuple[Seat, ...] = ()  # in the order they conceded
+    taken: tuple[Seat, ...] = ()  # played by a bot for good (left, conceded, or timed out too often)
+    streaks: tuple[int, ...] = ()  # per seat: timeouts in a row
+    left: tuple[Seat, ...] = ()  # walked away (Leave), as opposed to timed out or conceded
+    abandoned: bool = False
+
+
+def bot_seats(state: Any) -> set[Seat]:
+    """The seats the rules hand to a bot (for good), on top of those created as bots."""
+    return set(state.taken) if isinstance(state, OnlineState) else set()
+
+
+def left_seats(state: Any) -> set[Seat]:
+    """The seats whose players walked away (Leave)."""
+    return set(state.left) if isinstance(state, OnlineState) else set()
+
+
+def online(game: Game, bot: Callable[[], Bot]) -> Game:
+    def initial(setup: Setup) -> OnlineState:
+        return OnlineState(game.initial(setup), setup.seats, streaks=(0,) * setup.seats)
+
+    def evolve(state: OnlineState, event: Event) -> OnlineState:
+        if isinstance(event, Conceded):
+            taken = state.taken if event.seat in state.taken else (*state.taken, event.seat)
+            return msgspec.structs.replace(state, conceded=(*state.conceded, event.seat), taken=taken)
+        if isinstance(event, TakenOver):
+            left = (*state.left, event.seat) if event.reason == "left" else state.left
+            return msgspec.structs.replace(state, taken=(*state.taken, event.seat), left=left)
+        if isinstance(event, Abandoned):
+            return msgspec.structs.replace(state, abandoned=True)
+        if isinstance(event, SeatTimedOut | StreakEnded):
+            streaks = list(state.streaks)
+            streaks[event.seat] = event.streak if isinstance(event, SeatTimedOut) else 0
+            return msgspec.structs.replace(state, streaks=tuple(streaks))
+        return msgspec.structs.replace(state, inner=game.evolve(state.inner, event))
+
+    def result(state: OnlineState) -> Result | None:
+        if state.abandoned:  # nobody wins, nobody loses
+            standings = tuple(Standing(seat, 1, 0) for seat in range(state.seats))
+            return Result((), standings, {"ended": "abandoned"})
+        standing = [seat for seat in range(state.seats) if seat not in state.conceded]
+        if state.conceded and len(standing) <= 1:
+            ranked = [(seat, 1) for seat in standing]
+            ranked += [(seat, len(standing) + n + 1) for n, seat in enumerate(reversed(state.conceded))]
+            details = {"ended": "conceded", "conceded": list(state.conceded)}
+            return Result(tuple(standing), tuple(Standing(seat, rank, 0) for seat, rank in ranked), details)
+        inner = game.result(state.inner)
+        if inner is None or not state.conceded:
+            return inner
+        return _conceded_last(inner, state.conceded)
+
+    def decide(state: OnlineState, command: Command, seat: Seat, rng: Rng) -> list[Event]:
+        if result(state) is not None:
+            raise RulesError("match_finished", "the match is over")
+        if isinstance(command, Concede):
+            if seat in state.conceded:
+                raise RulesError("already_conceded", "this seat has conceded already")
+            return [Conceded(seat=seat)]
+        if isinstance(command, Leave):
+            if seat in state.taken:
+                raise RulesError("already_left", "a bot plays this seat already")
+            return [TakenOver(seat=seat, reason="left")]
+        if isinstance(command, TimedOut):
+            return timed_out(state, command, seat, rng)
+        if isinstance(command, Abandon):
+            return [Abandoned()]
+        events = game.decide(state.inner, command, seat, rng)
+        return [StreakEnded(seat=seat), *events] if state.streaks[seat] else events
+
+    def timed_out(state: OnlineState, command: TimedOut, seat: Seat, rng: Rng) -> list[Event]:
+        legal = game.legal(state.inner, seat)
+        if not legal:
+            raise RulesError("not_due", "this seat has nothing to do: it cannot time out")
+        if command.limit < 1:
+            raise RulesError("bad_limit", "a timeout limit is at least 1")
+        streak = state.streaks[seat] + 1
+        # the bot's own random stream, drawn from the rules' stream: the audit draws it again
+        move = bot().choose(game.view(state.inner, seat), legal, Rng(str(rng.below(2**62)), 0, f"bot:{seat}"))
+        events: list[Event] = [SeatTimedOut(seat=seat, streak=streak), *game.decide(state.inner, move, seat, rng)]
+        if streak >= command.limit and seat not in state.taken:
+            events.append(Conceded(seat=seat) if command.forfeit else TakenOver(seat=seat, reason="timeouts"))
+        return events
+
+    def event_view(event: Event, seat: Seat | None) -> Event | None:
+        return event if isinstance(event, SYSTEM_EVENTS) else game.event_view(event, seat)
+
+    def legal(state: OnlineState, seat: Seat) -> list[Command]:
+        return [] if result(state) is not None else game.legal(state.inner, seat)
+
+    inner_views = game.views
+    return Game(
+        id=game.id,
+        name=game.name,
+        rulebook=game.rulebook,
+        min_seats=game.min_seats,
+        max_seats=game.max_seats,
+        options=game.options,
+        command_type=game.command_type | Concede | Leave | TimedOut | Abandon,
+        event_type=game.event_type | Conceded | TakenOver | SeatTimedOut | StreakEnded | Abandoned,
+        view_type=game.view_type,
+        initial=initial,
+        begin=lambda state, rng: game.begin(state.inner, rng),
+        evolve=evolve,
+        decide=decide,
+        legal=legal,
+        view=lambda state, seat: game.view(state.inner, seat),
+        event_view=event_view,
+        hidden=lambda state, seat: game.hidden(state.inner, seat),
+        result=result,
+        views=None if inner_views is None else (lambda state: inner_views(state.inner)),
+        bots=game.bots,
+        rules_version=game.rules_version,
+        upcasters=game.upcasters,
+    )
+
+
+def _conceded_last(inner: Result, conceded: tuple[Seat, ...]) -> Result:
+    """The game's own result with the conceded seats moved below everyone else, the last to give
+    up above the first."""
+    kept = [standing for standing in inner.standings if standing.seat not in conceded]
+    ranks = sorted(standing.rank for standing in kept)
+    reranked = [msgspec.structs.replace(s, rank=1 + sum(r < s.rank for r in ranks)) for s in kept]
+    scores = {standing.seat: standing for standing in inner.standings}
+    reranked += [
+        msgspec.structs.replace(scores[seat], rank=len(kept) + n + 1) for n, seat in enumerate(reversed(conceded))
+    ]
+    winners = tuple(seat for seat in inner.winners if seat not in conceded)
+    if inner.winners and not winners:
+        winners = tuple(s.seat for s in reranked if s.rank == 1)
+    return Result(winners, tuple(reranked), {**inner.details, "conceded": list(conceded)})

@@ -1,0 +1,252 @@
+"""The lobby: matches created with open seats wait here until their seats are filled.
+
+Joining, leaving and starting change the match's meta under WATCH (two players racing for the
+last seat: one wins, the other hears ``match_full``); the match is cached and its log opened only
+once it starts, after which its seats never change hands except through events in its log.
+Whoever joins gets that seat's token, answered to them only; the host never sees it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from redis.exceptions import WatchError
+
+from services.commands import tokens
+from services.commands.folds import Folds
+from services.commands.matches import Match, Matches, from_fields
+from services.commands.players import Player, Players
+from services.commands.refused import Refused
+from services.ops import logs
+from services.store import keys
+
+log = logs.get("tavern.lobby")
+
+
+class Joined(msgspec.Struct):
+    match_id: str
+    seat: int
+    token: str  # this seat's token: the only time it is ever sent
+    started: bool
+
+
+class Started(msgspec.Struct):
+    match_id: str
+    bots: list[int]
+
+
+class Left(msgspec.Struct):
+    match_id: str
+    seat: int
+    cancelled: bool  # the host left: the match is gone from the lobby
+
+
+class SeatInfo(msgspec.Struct):
+    seat: int
+    name: str | None  # None for a free seat
+    bot: bool
+
+
+class LobbyEntry(msgspec.Struct):
+    match_id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    free: list[int]
+    host: str
+    created: float
+
+
+class LobbyPage(msgspec.Struct):
+    matches: list[LobbyEntry]
+    next: int | None  # the offset of the next page, None on the last
+
+
+@dataclass(frozen=True, slots=True)
+class _Change:
+    fields: dict[str, str]
+    removed: list[str]
+    answer: Any
+
+
+class Lobby:
+    def __init__(self, redis: Any, matches: Matches, players: Players, folds: Folds) -> None:
+        self.redis = redis
+        self.matches = matches
+        self.players = players
+        self.folds = folds
+
+    async def listed(self, match: Match) -> None:
+        """Put a just created public lobby match on the lists."""
+        if match.lobby == "open" and not match.invite:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zadd(keys.lobby(None), {match.id: match.created})
+                pipe.zadd(keys.lobby(match.game.id), {match.id: match.created})
+                await pipe.execute()
+
+    async def page(self, game: str | None, offset: int, limit: int) -> LobbyPage:
+        ids = [raw.decode() for raw in await self.redis.zrange(keys.lobby(game), offset, offset + limit)]
+        more = len(ids) > limit
+        entries = []
+        for match_id in ids[:limit]:
+            match = await self.matches.get(match_id)
+            if match is None or match.lobby != "open":
+                continue  # started or cancelled since: _unlist took it off, or is about to
+            entries.append(await self.entry(match))
+        return LobbyPage(entries, offset + limit if more else None)
+
+    async def entry(self, match: Match) -> LobbyEntry:
+        seats = [await self.seat_info(match, seat) for seat in range(match.setup.seats)]
+        free = [seat for seat in match.open_seats if seat not in match.players]
+        host = await self.players.get(match.host)
+        return LobbyEntry(
+            match.id, match.game.id, match.setup.options, seats, free, host.name if host else "", match.created
+        )
+
+    async def seat_info(self, match: Match, seat: int) -> SeatInfo:
+        if seat in match.bots:
+            return SeatInfo(seat, f"Bot ({match.bot_kind})", True)
+        player_id = match.players.get(seat)
+        player = await self.players.get(player_id) if player_id else None
+        return SeatInfo(seat, player.name if player else None, False)
+
+    async def join(self, match_id: str, player: Player, seat: int | None, invite: str | None) -> Joined:
+        token = tokens.new_token()
+
+        def change(match: Match) -> _Change:
+            if match.invite and (invite is None or tokens.digest(invite) != match.invite):
+                raise Refused(404, "unknown_invite", "a private match is joined with its invite code")
+            _must_be_open(match)
+            if player.id in match.players.values():
+                raise Refused(409, "already_seated", "this player already holds a seat of this match")
+            free = [s for s in match.open_seats if s not in match.players]
+            if not free:
+                raise Refused(409, "match_full", "every seat of this match is taken")
+            mine = [s for s in free if match.reserved.get(s) == player.id]
+            anyones = [s for s in free if s not in match.reserved]
+            taken = (mine or anyones or free)[0] if seat is None else seat
+            if taken not in free:
+                code = "seat_taken" if taken in match.open_seats else "not_open_seat"
+                raise Refused(409, code, f"seat {taken} is not free to join")
+            if match.reserved.get(taken, player.id) != player.id:
+                raise Refused(409, "seat_reserved", f"seat {taken} is kept for another player")
+            fields = {f"player:{taken}": player.id, f"token:{taken}": tokens.digest(token)}
+            full = len(free) == 1
+            if full:
+                fields["lobby"] = "started"
+            return _Change(fields, [], Joined(match.id, taken, token, full))
+
+        joined: Joined = await self._change(match_id, change)
+        log.info("joined", match_id=match_id, seat=joined.seat, player=player.id)
+        if joined.started:
+            await self._open(match_id)
+        return joined
+
+    async def leave(self, match_id: str, player: Player) -> Left:
+        def change(match: Match) -> _Change:
+            _must_be_open(match)
+            seats = [seat for seat, held in match.players.items() if held == player.id]
+            if not seats:
+                raise Refused(409, "not_seated", "this player holds no seat of this match")
+            if player.id == match.host:  # the table goes with its host
+                return _Change({"lobby": "cancelled"}, [], Left(match.id, seats[0], True))
+            return _Change({}, [f"player:{seats[0]}", f"token:{seats[0]}"], Left(match.id, seats[0], False))
+
+        left: Left = await self._change(match_id, change)
+        if left.cancelled:
+            await self._unlist(match_id)
+        log.info("left", match_id=match_id, seat=left.seat, player=player.id, cancelled=left.cancelled)
+        return left
+
+    async def start(self, match_id: str, player: Player) -> Started:
+        """The host starts now: every free seat is played by a bot."""
+
+        def change(match: Match) -> _Change:
+            if match.host != player.id:
+                raise Refused(403, "not_host", "only the match's host starts it")
+            _must_be_open(match)
+            bots = sorted({*match.bots, *(s for s in match.open_seats if s not in match.players)})
+            return _Change({"lobby": "started", "bots": json.dumps(bots)}, [], Started(match.id, bots))
+
+        started: Started = await self._change(match_id, change)
+        log.info("started", match_id=match_id, bots=started.bots)
+        await self._open(match_id)
+        return started
+
+    async def rematch(self, match_id: str, player: Player) -> Joined:
+        """The finished match again: same game, options, clock and players, the seats rotated by one.
+        The first to ask creates it (the others' seats kept for them); everyone who asks joins it
+        and hears its own seat's token."""
+        match = await self.matches.get(match_id)
+        if match is None:
+            raise Refused(404, "no_such_match", "no such match")
+        folded = await self.folds.load(match)
+        if match.game.result(folded.state) is None:
+            raise Refused(409, "match_running", "a rematch follows a finished match")
+        seats = match.setup.seats
+        if player.id not in match.players.values():
+            raise Refused(403, "not_a_player", "only a registered player of the match asks for its rematch")
+        existing = await self.redis.hget(keys.meta(match.id), "rematch")
+        if existing is None:
+            moved = {(seat + 1) % seats: held for seat, held in match.players.items()}
+            bots = sorted((seat + 1) % seats for seat in match.bots)
+            mine = next(seat for seat, held in moved.items() if held == player.id)
+            created = await self.matches.create(
+                match.game.id, seats, match.setup.options, bots, match.bot_kind,
+                open_seats=[seat for seat in range(seats) if seat not in bots and seat != mine],
+                host=player.id, clock=msgspec.to_builtins(match.clock) if match.clock else None,
+                reserved={seat: held for seat, held in moved.items() if seat != mine},
+            )
+            if await self.redis.hsetnx(keys.meta(match.id), "rematch", created.match.id):
+                token = created.seat_tokens[mine]
+                assert token is not None
+                log.info("rematch", match_id=match.id, rematch=created.match.id)
+                return Joined(created.match.id, mine, token, not created.match.lobby)
+            await self.redis.hset(keys.meta(created.match.id), "lobby", "cancelled")  # another was first
+            existing = await self.redis.hget(keys.meta(match.id), "rematch")
+        return await self.join(existing.decode(), player, None, None)
+
+    async def _change(self, match_id: str, change: Any) -> Any:
+        """Read the lobby match, decide the change and write it unless the meta moved meanwhile."""
+        key = keys.meta(match_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for _ in range(50):
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.hgetall(key)
+                    if not raw:
+                        raise Refused(404, "no_such_match", "no such match")
+                    decided = change(from_fields(match_id, {k.decode(): v.decode() for k, v in raw.items()}))
+                    pipe.multi()
+                    if decided.fields:
+                        pipe.hset(key, mapping=decided.fields)
+                    if decided.removed:
+                        pipe.hdel(key, *decided.removed)
+                    await pipe.execute()
+                    return decided.answer
+                except WatchError:
+                    continue
+        raise Refused(409, "contention", "the match changed under every attempt; send it again")
+
+    async def _open(self, match_id: str) -> None:
+        await self._unlist(match_id)
+        match = await self.matches.get(match_id)
+        assert match is not None and match.lobby == "started"
+        await self.matches.open(match)  # False if another process opened it first: the same events
+
+    async def _unlist(self, match_id: str) -> None:
+        match = await self.matches.get(match_id)
+        if match is not None:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zrem(keys.lobby(None), match_id).zrem(keys.lobby(match.game.id), match_id)
+                await pipe.execute()
+
+
+def _must_be_open(match: Match) -> None:
+    if match.lobby in ("started", ""):
+        raise Refused(409, "match_started", "this match has started: its seats are no longer open")
+    if match.lobby != "open":
+        raise Refused(409, "match_closed", "the host closed this match")

@@ -1,0 +1,116 @@
+"""Timeouts: every process's sweeper sends ``TimedOut`` for the seats whose deadline has passed.
+
+The deadlines wait in one zset (``keys.CLOCKS``, kept by the projector), so whichever process
+sweeps first after a deadline acts on it, and a restart loses none. Each timeout is a command like
+any other, decided by the rules core, appended at the version its deadline was read at (a seat
+that moved meanwhile is not timed out) and under an idempotency key (two sweepers time a seat out
+once).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel.online import Abandon, TimedOut, bot_seats, left_seats
+from services.commands import clocks
+from services.commands.folds import Folded, Folds
+from services.commands.handling import Handler
+from services.commands.matches import Match, Matches
+from services.ops import logs
+from services.store import keys
+
+log = logs.get("tavern.timeouts")
+GRACE_S = 120.0  # how long a match whose every played seat has gone waits for one to come back
+
+
+def deserted(match: Match, state: Any) -> bool:
+    """Every seat a person played has walked away (Leave): the bots wait for the grace period,
+    then the match is abandoned. (A seat taken over for its timeouts has not walked away: the
+    bots play it on.)"""
+    people = set(range(match.setup.seats)) - set(match.bots)
+    return bool(people) and people <= left_seats(state) and match.game.result(state) is None
+
+
+def deadlines(match: Match, folded: Folded) -> dict[int, float]:
+    """Each played seat's deadline (bots have none), for the seats that must act."""
+    if match.clock is None:
+        return {}
+    bots = {*match.bots, *bot_seats(folded.state)}
+    return {
+        seat: deadline
+        for seat, seat_clock in enumerate(folded.clocks)
+        if seat not in bots and (deadline := clocks.deadline(match.clock, seat_clock)) is not None
+    }
+
+
+class Timeouts:
+    def __init__(self, redis: Any, matches: Matches, folds: Folds, handler: Handler, grace_s: float = GRACE_S) -> None:
+        self.grace_s = grace_s
+        self.redis = redis
+        self.matches = matches
+        self.folds = folds
+        self.handler = handler
+
+    async def sweep(self, now: float, batch: int = 100) -> int:
+        """Time out every seat whose deadline is before ``now``, abandon every deserted match whose
+        grace period is over; answers how many commands were appended."""
+        count = await self._abandon(now, batch)
+        due = await self.redis.zrangebyscore(keys.CLOCKS, "-inf", now, start=0, num=batch)
+        for raw in due:
+            match = await self.matches.get(raw.decode())
+            if match is None or match.clock is None:
+                await self.redis.zrem(keys.CLOCKS, raw)
+                continue
+            count += await self._match(match, now)
+        return count
+
+    async def deserted(self, match: Match, now: float) -> None:
+        """After the views of a deserted match: abandon it after the grace period (kept once)."""
+        await self.redis.zadd(keys.ABANDON, {match.id: now + self.grace_s}, nx=True)
+
+    async def _abandon(self, now: float, batch: int) -> int:
+        count = 0
+        for raw in await self.redis.zrangebyscore(keys.ABANDON, "-inf", now, start=0, num=batch):
+            match = await self.matches.get(raw.decode())
+            if match is not None:
+                folded = await self.folds.load(match)
+                if deserted(match, folded.state):
+                    answer = await self.handler.submit(
+                        match, 0, Abandon(), expected=folded.version, idempotency="abandon", system=True
+                    )
+                    log.info("abandoned", match_id=match.id, status=answer.status)
+                    if answer.status != 200:
+                        continue  # it moved: looked at again on the next sweep
+                    count += 1
+            await self.redis.zrem(keys.ABANDON, raw)
+        return count
+
+    async def track(self, match: Match, folded: Folded) -> None:
+        """After a clocked match's views are written: keep its earliest deadline for the sweepers."""
+        due = deadlines(match, folded)
+        if due:
+            await self.redis.zadd(keys.CLOCKS, {match.id: min(due.values())})
+        else:
+            await self.redis.zrem(keys.CLOCKS, match.id)
+
+    async def _match(self, match: Match, now: float) -> int:
+        folded = await self.folds.load(match)
+        version, count = folded.version, 0
+        assert match.clock is not None
+        for seat, deadline in sorted(deadlines(match, folded).items()):
+            if deadline > now:
+                continue
+            command = TimedOut(limit=match.clock.limit, forfeit=match.clock.forfeit)
+            answer = await self.handler.submit(
+                match, seat, command, expected=version, idempotency=f"timeout:{version}", system=True
+            )
+            log.info("timed_out", match_id=match.id, seat=seat, status=answer.status)
+            if answer.status != 200:
+                return count  # the match moved: the projector writes its new deadline
+            version = msgspec.json.decode(answer.body)["version"]
+            count += 1
+        if count == 0:
+            await self.track(match, folded)  # nothing overdue after all: a seat acted in time
+        return count

@@ -1,0 +1,122 @@
+"""Concede, leave and timeouts over every game (domain/kernel/online.py), in memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.games import game_ids, get_game, make_bot, online_game
+from domain.kernel import RulesError, Table
+from domain.kernel.online import Concede, Conceded, Leave, SeatTimedOut, StreakEnded, TakenOver, TimedOut, bot_seats
+from tests.conformance.harness import check_match
+
+
+def table(game_id: str, seats: int, seed: str = "s") -> Table:
+    game = online_game(game_id)
+    return Table(game, game.setup(seats), seed)
+
+
+def play_out(t: Table, limit: int = 20_000) -> None:
+    bots = [make_bot(get_game(t.game.id), "random") for _ in range(t.setup.seats)]
+    for _ in range(limit):
+        if t.finished:
+            return
+        seat = t.actors()[0]
+        legal = t.game.legal(t.state, seat)
+        t.submit(seat, bots[seat].choose(t.game.view(t.state, seat), legal, t.rng(f"bot:{seat}")))
+    raise AssertionError("no end")
+
+
+TWO_SEATS = [game_id for game_id in game_ids() if get_game(game_id).min_seats <= 2 <= get_game(game_id).max_seats]
+
+
+@pytest.mark.parametrize("game_id", TWO_SEATS)
+def test_conceding_in_a_two_seat_match_ends_it_for_the_other(game_id):
+    t = table(game_id, 2)
+    assert t.submit(1, Concede()) == [Conceded(seat=1)]
+    result = t.game.result(t.state)
+    assert result.winners == (0,) and [(s.seat, s.rank) for s in result.standings] == [(0, 1), (1, 2)]
+    assert result.details["ended"] == "conceded"
+    with pytest.raises(RulesError) as refused:
+        t.submit(0, Concede())
+    assert refused.value.code == "match_finished"
+    assert t.game.legal(t.state, 0) == []
+
+
+def test_a_conceded_seat_of_three_is_played_by_a_bot_and_ranks_last():
+    t = table("heros-tavern", 3)
+    t.submit(0, Concede())
+    assert t.game.result(t.state) is None and bot_seats(t.state) == {0}
+    with pytest.raises(RulesError) as twice:
+        t.submit(0, Concede())
+    assert twice.value.code == "already_conceded"
+    play_out(t)
+    result = t.game.result(t.state)
+    assert [s.seat for s in result.standings if s.rank == 3] == [0] and 0 not in result.winners
+    assert result.details["conceded"] == [0]
+
+
+def test_leaving_hands_the_seat_to_a_bot_for_good():
+    t = table("taverna", 3)
+    assert t.submit(2, Leave()) == [TakenOver(seat=2, reason="left")]
+    assert bot_seats(t.state) == {2}
+    with pytest.raises(RulesError) as again:
+        t.submit(2, Leave())
+    assert again.value.code == "already_left"
+
+
+def until_due(t: Table, seat: int) -> None:
+    while seat not in t.actors():
+        other = t.actors()[0]
+        t.submit(other, t.game.legal(t.state, other)[0])
+
+
+def test_timeouts_play_the_move_then_take_the_seat_over_at_the_limit():
+    t = table("heros-tavern", 3)
+    seat = t.actors()[0]
+    before = t.version
+    events = t.submit(seat, TimedOut(limit=2))
+    assert events[0] == SeatTimedOut(seat=seat, streak=1) and len(events) > 1 and t.version > before
+    until_due(t, seat)
+    own = t.submit(seat, t.game.legal(t.state, seat)[0])  # the seat acts itself: its run of timeouts ends
+    assert own[0] == StreakEnded(seat=seat)
+    for streak in (1, 2):
+        until_due(t, seat)
+        events = t.submit(seat, TimedOut(limit=2))
+        assert events[0] == SeatTimedOut(seat=seat, streak=streak)
+    assert events[-1] == TakenOver(seat=seat, reason="timeouts") and bot_seats(t.state) == {seat}
+
+
+def test_a_forfeit_at_the_limit_concedes():
+    t = table("mercenaries", 2)
+    seat = t.actors()[0]
+    events = t.submit(seat, TimedOut(limit=1, forfeit=True))
+    assert events[-1] == Conceded(seat=seat) and t.finished
+    assert t.game.result(t.state).winners == (1 - seat,)
+
+
+def test_a_seat_with_nothing_to_do_cannot_time_out():
+    t = table("mercenaries", 2)
+    idle = 1 - t.actors()[0] if len(t.actors()) == 1 else None
+    if idle is None:
+        pytest.fail("mercenaries opens with one seat to act")
+    with pytest.raises(RulesError) as refused:
+        t.submit(idle, TimedOut())
+    assert refused.value.code == "not_due"
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_match_without_these_acts_decides_and_ends_as_the_game_alone(game_id):
+    plain, wrapped = get_game(game_id), online_game(game_id)
+    seats = max(plain.min_seats, 2) if plain.max_seats >= 2 else 1
+    a, b = Table(plain, plain.setup(seats), "x"), Table(wrapped, wrapped.setup(seats), "x")
+    play_out(a)
+    play_out(b)
+    assert a.events == b.events and plain.result(a.state) == wrapped.result(b.state)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_online_games_pass_the_conformance_harness(game_id):
+    game = online_game(game_id)
+    seats = max(game.min_seats, min(3, game.max_seats))
+    for index in range(3):
+        check_match(game, game.setup(seats), seed=f"online-{game_id}-{index}")
