@@ -13,7 +13,7 @@ from __future__ import annotations
 from domain.kernel import Game, OptionSpec
 from domain.taverna.bot import GreedyBot
 from domain.taverna.commands import TavernaCommand
-from domain.taverna.events import TavernaEvent
+from domain.taverna.events import TavernaEvent, passed_to_answered
 from domain.taverna.rules import begin, decide, legal
 from domain.taverna.scoring import result
 from domain.taverna.state import evolve, initial
@@ -39,4 +39,6 @@ GAME = Game(
     hidden=hidden,
     result=result,
     bots={"greedy": GreedyBot},
+    rules_version=2,  # 2: sealed instant-spell prompts (seeds/taverna/RULINGS.md 19)
+    upcasters={(1, "Passed"): passed_to_answered},
 )

@@ -26,6 +26,7 @@ from domain.taverna.commands import (
     PickCustomer,
     PlaceCustomer,
     SellSpell,
+    SetAutoPass,
     UseFavour,
 )
 from domain.taverna.content import CUSTOMERS, DIGNITARIES, FAVOURS, PEOPLES, SPELLS
@@ -168,22 +169,21 @@ def _favour(state: State, command: UseFavour, seat: Seat) -> list:
     return favours.use(state, command, seat)
 
 
-def _asked(state: State, seat: Seat) -> bool:
-    return state.phase == "turns" and state.turn is not None and state.turn.responders[:1] == (seat,)
-
-
 def _cast(state: State, command: CastSpell, seat: Seat) -> list:
-    if not _asked(state, seat):
-        _turn(state, seat, "act")
+    if spells.asked(state, seat):
+        return spells.answer(state, seat, command)
+    _turn(state, seat, "act")
     return spells.cast(state, command, seat)
 
 
 def _pass(state: State, command: Pass, seat: Seat) -> list:
-    require(_asked(state, seat), "not_asked", "no spell answer is asked of you now")
-    ctx = Ctx(state)
-    ctx.emit(ev.Passed(seat=seat))
-    spells.next_responder(ctx)
-    return ctx.events
+    return spells.answer(state, seat, None, always=command.always)
+
+
+def _set_auto_pass(state: State, command: SetAutoPass, seat: Seat) -> list:
+    _turn(state, seat, "act")
+    require(command.on != state.players[seat].auto_pass, "unchanged", "always pass is set so already")
+    return [ev.AutoPassSet(seat=seat, on=command.on)]
 
 
 def _end_turn(state: State, command: EndTurn, seat: Seat) -> list:
@@ -205,7 +205,7 @@ def _scoring(state: State, command: ChooseScoring, seat: Seat) -> list:
 _RULES: dict[type, Callable[[State, Any, Seat], list]] = {
     ChoosePeople: _choose_people, BuyDeed: _buy_deed, PassDeed: _pass_deed, PickCustomer: _pick,
     PlaceCustomer: _place, ActivateDignitary: _activate, CastSpell: _cast, SellSpell: _sell, UseFavour: _favour,
-    Pass: _pass, EndTurn: _end_turn, ChooseScoring: _scoring,
+    Pass: _pass, SetAutoPass: _set_auto_pass, EndTurn: _end_turn, ChooseScoring: _scoring,
 }
 
 
@@ -230,7 +230,7 @@ def legal(state: State, seat: Seat) -> list[Command]:
         return []
     turn = state.turn
     if turn.responders:
-        return [*spells.legal_casts(state, seat), Pass()] if turn.responders[0] == seat else []
+        return [Pass(), Pass(always=True), *spells.legal_casts(state, seat)] if spells.asked(state, seat) else []
     if turn.seat != seat:
         return []
     if turn.step == "pick":
@@ -243,5 +243,6 @@ def legal(state: State, seat: Seat) -> list[Command]:
         *spells.legal_casts(state, seat),
         *(SellSpell(card=c) for c in state.players[seat].hand),
         *favours.legal_favours(state, seat),
+        SetAutoPass(on=not state.players[seat].auto_pass),
     ]
 
