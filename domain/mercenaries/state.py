@@ -49,6 +49,7 @@ class State(msgspec.Struct, frozen=True):
     turn: int = 0
     phase: str = SETUP
     contracted: bool = False  # this turn
+    dawn_gold: int = 0  # the active player's Gold as its Morning began, before the income (All In)
     sold: bool = False  # this turn
     all_in_turn: bool = False
     moved: tuple[str, ...] = ()  # mercenaries whose position was set this turn
@@ -104,7 +105,7 @@ def _drawn(state: State, e: ev.CardsDrawn) -> State:
 
 def _turn_began(state: State, e: ev.TurnBegan) -> State:
     return replace(state, active=e.seat, turn=e.turn, phase=MORNING, contracted=False, sold=False,
-                   all_in_turn=False, moved=())
+                   all_in_turn=False, moved=(), dawn_gold=state.players[e.seat].gold)
 
 
 def _income(state: State, e: ev.IncomeTaken) -> State:
@@ -139,7 +140,8 @@ def _all_in(state: State, e: ev.AllInDeclared) -> State:
     # the order of the gathered cards does not matter: the DeckShuffled that follows sets it
     state = with_player(state, e.seat, gold=p.gold - e.donated, hp=p.hp - e.hp_lost, hand=(), field=(), trash=(),
                         deck=p.deck + p.hand + field_cards(p) + p.trash, all_in_used=True)
-    return replace(state, treasury=state.treasury + e.donated, all_in_turn=True, moved=())
+    # the All In turn's free Contract is its own: one made before the All In went back into the deck
+    return replace(state, treasury=state.treasury + e.donated, all_in_turn=True, moved=(), contracted=False)
 
 
 def _phase(state: State, e: ev.PhaseBegan) -> State:
