@@ -16,6 +16,8 @@ CASES: list[Case] = [
     Case("heros-tavern", 3, {}, 200),
     Case("heros-tavern", 4, {}, 200),
     Case("heros-tavern", 5, {}, 200),
+    Case("heros-tavern", 5, {"finite_tokens": True}, 50),  # the box's 50 of each, shared out when short
+    Case("heros-tavern", 3, {"zero_entertainment_second": True}, 25),
     Case("mercenaries", 2, {"best_of": 1}, 200),
     Case("mercenaries", 2, {"best_of": 3}, 200),
     Case("taverna", 2, {}, 200),
