@@ -21,6 +21,9 @@ GAME = Game(
         OptionSpec("mode", ("competitive", "cooperative", "solo"), "competitive", "how the match is won"),
         OptionSpec("challenge", tuple(CHALLENGE_ROUNDS), "buzzed", "Challenge Chart: rounds in co-operative/solo"),
         OptionSpec("dirty_deeds", (False, True), False, "play with the Dirty Deeds expansion"),
+        OptionSpec("round_cap", (10, 20, 0), 10,
+                   "competitive: the last round, most Gold winning (ours: keeps bot tables finite); 0 plays on "
+                   "as the rulebook does until a seat has 20 Gold (greedy bots always get there; random ones may not)"),
     ),
     command_type=TMCommand,
     event_type=TMEvent,

@@ -42,4 +42,5 @@ CASES += [
     Case(TM, 3, {"mode": "cooperative", "challenge": "wasted", "dirty_deeds": True}, 5),
     Case(TM, 2, {"mode": "solo", "challenge": "sloshed"}, 5),
     Case(TM, 4, {"mode": "competitive", "challenge": "hammered", "dirty_deeds": True}, 5),
+    Case(TM, 2, {"mode": "competitive", "round_cap": 20}, 10),  # round_cap 0 is not for random bots
 ]
