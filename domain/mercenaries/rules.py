@@ -191,11 +191,17 @@ def apply_attack(step: Step, seat: int, c: DeclareAttack, rng: Rng) -> None:
         return
     if loser >= 0:
         losing = attackers if loser == seat else defenders
-        trashed = tuple(m.card for m in losing) if outcome.overrun else lowest(losing)
+        side, pool = loser, losing
+        if not outcome.overrun and step.state.trash_lowest_overall and kind_of(defenders) == "attack_vs_attack":
+            # "the participating mercenary with the lowest Sword": the winner's, when it alone is lowest
+            winning = defenders if loser == seat else attackers
+            if min(map(fighting_value, winning)) < min(map(fighting_value, losing)):
+                side, pool = other(loser), winning
+        trashed = tuple(m.card for m in losing) if outcome.overrun else lowest(pool)
         if len(trashed) > 1 and not outcome.overrun:
-            step.add(ev.DiscardChoiceAwaited(seat=loser, candidates=trashed))
+            step.add(ev.DiscardChoiceAwaited(seat=side, candidates=trashed))
             return
-        step.add(ev.MercenariesTrashed(seat=loser, cards=trashed, reason="overrun" if outcome.overrun else "lowest"))
+        step.add(ev.MercenariesTrashed(seat=side, cards=trashed, reason="overrun" if outcome.overrun else "lowest"))
     begin_night(step, rng)
 
 

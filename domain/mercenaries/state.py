@@ -43,6 +43,7 @@ class State(msgspec.Struct, frozen=True):
     best_of: int
     players: tuple[Player, ...]
     treasury: int
+    trash_lowest_overall: bool = False  # option ava_trash: Attack vs Attack trashes the lowest of all
     number: int = 0  # the game of the match being played, from 1
     wins: tuple[int, ...] = (0, 0)
     active: int = 0
@@ -65,7 +66,8 @@ def fresh_player() -> Player:
 
 def initial(setup: Setup) -> State:
     players = tuple(fresh_player() for _ in range(setup.seats))
-    return State(best_of=setup.options["best_of"], players=players, treasury=SETTINGS["treasury"])
+    return State(best_of=setup.options["best_of"], players=players, treasury=SETTINGS["treasury"],
+                 trash_lowest_overall=setup.options.get("ava_trash") == "lowest_overall")
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:

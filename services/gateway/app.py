@@ -56,7 +56,10 @@ async def authorize(request: Request) -> tuple[Match, int | None]:
 
 def game_info(game_id: str) -> GameInfo:
     game = get_game(game_id)
-    options = [{"name": o.name, "choices": list(o.choices), "default": o.default} for o in game.options]
+    options = [
+        {"name": o.name, "choices": list(o.choices), "default": o.default, "description": o.description}
+        for o in game.options
+    ]
     schemas = {
         "commands": msgspec.json.schema(game.command_type),
         "events": msgspec.json.schema(game.event_type),

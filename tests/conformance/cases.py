@@ -20,6 +20,7 @@ CASES: list[Case] = [
     Case("heros-tavern", 3, {"zero_entertainment_second": True}, 25),
     Case("mercenaries", 2, {"best_of": 1}, 200),
     Case("mercenaries", 2, {"best_of": 3}, 200),
+    Case("mercenaries", 2, {"best_of": 3, "ava_trash": "lowest_overall"}, 50),
     Case("taverna", 2, {}, 200),
     Case("taverna", 3, {}, 200),
     Case("taverna", 4, {}, 200),

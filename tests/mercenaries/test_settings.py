@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from domain.mercenaries import GAME
 from domain.mercenaries import events as ev
 from domain.mercenaries.commands import ATTACK, DEFENCE, DeclareAttack, SetPosition
 from domain.mercenaries.content import SETTINGS
@@ -42,3 +43,15 @@ def test_position_changes_per_turn_is_the_seeds(monkeypatch):
 def test_no_setting_is_read_by_nothing(name):
     source = "".join(p.read_text() for p in RULES.glob("*.py"))
     assert f'SETTINGS["{name}"]' in source, f"{name} in settings.json is read by no rule"
+
+
+def test_attack_vs_attack_trash_reading_is_an_option():
+    spec = next(s for s in GAME.options if s.name == "ava_trash")
+    assert spec.default == "losing_side" and spec.description
+    attack = (merc(0, "9"), merc(0, "2"))
+    for overall, trashed in ((False, (1, card(1, "5"))), (True, (0, card(0, "2")))):
+        state = position(player(0, field=attack), player(1, field=(merc(1, "5"),)), trash_lowest_overall=overall)
+        events, _ = send(state, 0, DeclareAttack(attackers=(card(0, "9"), card(0, "2"))), Dice(1, 1, 1, 1))
+        combat, gone = of_type(events, ev.Combat)[0], of_type(events, ev.MercenariesTrashed)[0]
+        assert combat.loser == 1 and not combat.overrun and (gone.seat, gone.cards[0]) == trashed
+    assert GAME.initial(GAME.setup(2, {"ava_trash": "lowest_overall"})).trash_lowest_overall
