@@ -25,7 +25,15 @@ GAME = Game(
     rulebook="taverna.txt",
     min_seats=2,
     max_seats=5,
-    options=(OptionSpec("curse", (True, False), True, "play with the Curse among the spells (the rulebook's option)"),),
+    options=(
+        OptionSpec("curse", (True, False), True, "play with the Curse among the spells (the rulebook's option)"),
+        OptionSpec("repeat_favour_kinds", (False, True), False,
+                   "allow several royal favour tiles of the same kind in one turn (the text asks only for "
+                   "'different' tiles; by default one of each kind, so two 'second spell' tiles never give three)"),
+        OptionSpec("repeat_privilege_right", (False, True), False,
+                   "allow the two-privilege dignitary activation more than once a turn, two tokens each time "
+                   "(by default once, reading 'activate one more dignitary' as one)"),
+    ),
     command_type=TavernaCommand,
     event_type=TavernaEvent,
     view_type=TavernaView,

@@ -130,14 +130,14 @@ def _deed_turn(state: State, seat: Seat) -> None:
 # --- the turn --------------------------------------------------------------------------------------------
 
 
-def _turn(state: State, seat: Seat, step: str) -> Turn:
-    """The seat's own turn at the step the command belongs to, with no response pending."""
+def _turn(state: State, seat: Seat, step: str, *or_steps: str) -> Turn:
+    """The seat's own turn at (one of) the step(s) the command belongs to, with no response pending."""
     require(state.phase == "turns" and state.turn is not None, "wrong_phase", "not during the turns")
     turn = state.turn
     assert turn is not None
     require(turn.seat == seat, "not_your_turn", "another seat plays now")
     require(not turn.responders, "awaiting_responses", "opponents may answer with a spell first")
-    require(turn.step == step, "wrong_step", f"this comes at the {step} step of the turn")
+    require(turn.step in (step, *or_steps), "wrong_step", f"this comes at the {step} step of the turn")
     return turn
 
 
@@ -152,7 +152,7 @@ def _place(state: State, command: PlaceCustomer, seat: Seat) -> list:
 
 
 def _activate(state: State, command: ActivateDignitary, seat: Seat) -> list:
-    _turn(state, seat, "act")
+    _turn(state, seat, "place", "act")
     return dignitaries.activate(state, command, seat)
 
 
@@ -236,7 +236,10 @@ def legal(state: State, seat: Seat) -> list[Command]:
     if turn.step == "pick":
         return list(customers.pickable(state))
     if turn.step == "place":
-        return [*customers.placements(state), *favours.legal_favours(state, seat)]
+        return [
+            *customers.placements(state), *favours.legal_favours(state, seat),
+            *dignitaries.legal_activations(state, seat),
+        ]
     return [
         EndTurn(),
         *dignitaries.legal_activations(state, seat),

@@ -66,6 +66,8 @@ class Turn(msgspec.Struct, frozen=True):
 class State(msgspec.Struct, frozen=True):
     seats: int
     curse: bool
+    repeat_favour_kinds: bool = False  # option: several favour tiles of one kind in a turn
+    repeat_privilege_right: bool = False  # option: the two-privilege activation more than once a turn
     phase: str = "people"  # people, deeds, turns, royal, over
     king: str = ""
     queen: str = ""
@@ -106,6 +108,8 @@ def initial(setup: Setup) -> State:
     return State(
         seats=setup.seats,
         curse=bool(setup.options.get("curse", True)),
+        repeat_favour_kinds=bool(setup.options.get("repeat_favour_kinds", False)),
+        repeat_privilege_right=bool(setup.options.get("repeat_privilege_right", False)),
         taverns=taverns,
         players=tuple(Player() for _ in range(setup.seats)),
         privilege_reserve=15 - len(taverns),

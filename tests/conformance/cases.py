@@ -25,6 +25,9 @@ CASES: list[Case] = [
     Case("taverna", 3, {}, 200),
     Case("taverna", 4, {}, 200),
     Case("taverna", 5, {}, 200),
+    # the text's readings where a ruling narrows it (seeds/taverna/RULINGS.md 14, 23)
+    Case("taverna", 2, {"repeat_favour_kinds": True, "repeat_privilege_right": True}, 25),
+    Case("taverna", 4, {"repeat_favour_kinds": True, "repeat_privilege_right": True}, 25),
 ]
 
 # Tavern Masters: 200+ random matches per mode, seats 1 to 6, with and without Dirty Deeds (fewer
