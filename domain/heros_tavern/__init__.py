@@ -21,6 +21,16 @@ GAME = Game(
             "The Shopkeeper scores your Market cards + 1 heroes (rulebook, 'Shopkeeper'); true caps that at 6, "
             "as the reference card's 'Staff 1 to 6' suggests (ruling HT-9). Default false: no cap.",
         ),
+        OptionSpec(
+            "zero_entertainment_second", (False, True), False,
+            "seats with no Entertainment card share second place (3 heroes) when one seat alone has any; "
+            "by default they take no place, as the round 1 example shows (HT-3)",
+        ),
+        OptionSpec(
+            "finite_tokens", (False, True), False,
+            "the box's 50 tokens of each kind, never returned once spent; a kind that runs short is handed "
+            "out one token at a time round the table (RULINGS.md)",
+        ),
     ),
     command_type=HtCommand,
     event_type=HtEvent,

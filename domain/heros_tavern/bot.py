@@ -1,5 +1,6 @@
 """The greedy bot: takes the card that raises its tavern's worth most, and buys a card when the
-heroes it will bring in the scorings still to come outweigh the tokens it costs."""
+heroes it will bring in the scorings still to come outweigh the tokens it costs (in the last round
+counted exactly: one scoring left, a token worth one hero)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,13 @@ def worth(kinds: Counter[str], rival_shows: Sequence[int]) -> float:
     unpaired = (kinds["light_ale"] + kinds["dark_ale"]) % 2
     partial = PARTIAL_WORTH * ((kinds["food"] % 3) + unpaired)
     return row.total + TOKEN_WORTH * resources(kinds).count + partial
+
+
+def final_worth(kinds: Counter[str], rival_shows: Sequence[int]) -> int:
+    """What a tavern brings at the last scoring: its row and the tokens it awards, one hero each;
+    sets still unfinished then are worth nothing, as their rows say."""
+    shows = entertainment([kinds["entertainment"], *rival_shows])[0]
+    return score_row(kinds, shows).total + resources(kinds).count
 
 
 def kinds_in(seat: SeatView, purchased_only: bool) -> Counter[str]:
@@ -53,7 +61,12 @@ class GreedyBot:
         best, value = None, 0.0
         for command in buys:
             card = cards[command.card]
-            net = scorings * gain(kinds, card, rivals) - card.cost.count
+            if view.round == ROUNDS:  # only the final scoring is left: count it exactly
+                more = kinds.copy()
+                more[card.kind] += 1
+                net = final_worth(more, rivals) - final_worth(kinds, rivals) - card.cost.count
+            else:
+                net = scorings * gain(kinds, card, rivals) - card.cost.count
             if net > value:
                 best, value = command, net
         return best or FinishPurchases()

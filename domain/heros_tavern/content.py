@@ -32,6 +32,10 @@ class Tokens(msgspec.Struct, frozen=True, omit_defaults=True):
         return self.coin + self.storage + self.land
 
 
+TOKEN_KINDS = Tokens.__struct_fields__
+BOX = 50  # of each kind (the rulebook's components); a finite supply only with option finite_tokens
+
+
 class Card(msgspec.Struct, frozen=True):
     """One card as the table shows it: face up, its kind and its printed cost."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.heros_tavern.commands import BuyCard, FinishPurchases, HtCommand, PickCard
-from domain.heros_tavern.content import DECK
+from domain.heros_tavern.content import DECK, TOKEN_KINDS, Tokens
 from domain.heros_tavern.events import (
     CardBought,
     CardPicked,
@@ -25,7 +25,7 @@ from domain.heros_tavern.events import (
     TavernsScored,
 )
 from domain.heros_tavern.scoring import kinds_of, ranks, resources, score_taverns
-from domain.heros_tavern.state import DRAFT, HAND_SIZE, OVER, PURCHASE, ROUNDS, State, evolve
+from domain.heros_tavern.state import DRAFT, HAND_SIZE, OVER, PURCHASE, ROUNDS, State, evolve, supply_left
 from domain.kernel import Result, Rng, Seat, Standing, require
 
 
@@ -94,9 +94,29 @@ def score_and_award(turn: Turn, final: bool) -> None:
     """The Score phase, then the Award Resources phase, over every tavern as it stands."""
     state = turn.state
     capped = bool(state.options.get("shopkeeper_cap"))
-    turn.add(TavernsScored(round=state.round, final=final, rows=score_taverns(state.taverns, capped)))
+    zero_second = bool(state.options.get("zero_entertainment_second"))
+    rows = score_taverns(state.taverns, capped, zero_second)
+    turn.add(TavernsScored(round=state.round, final=final, rows=rows))
     awards = tuple(resources(kinds_of(tavern)) for tavern in state.taverns)
+    if state.options.get("finite_tokens"):
+        awards = share(awards, supply_left(state), first=(state.round - 1) % state.seats)
     turn.add(ResourcesAwarded(round=state.round, final=final, awards=awards))
+
+
+def share(wanted: tuple[Tokens, ...], supply: Tokens, first: int) -> tuple[Tokens, ...]:
+    """Awards from a finite supply: a kind that runs short is handed out one token at a time round the
+    table from ``first`` (a seat that moves one on each round), until the pile or the awards run out."""
+    seats = len(wanted)
+    order = [(first + k) % seats for k in range(seats)]
+    given = [dict.fromkeys(TOKEN_KINDS, 0) for _ in range(seats)]
+    for kind in TOKEN_KINDS:
+        left = getattr(supply, kind)
+        while left > 0 and any(given[s][kind] < getattr(wanted[s], kind) for s in order):
+            for s in order:
+                if left > 0 and given[s][kind] < getattr(wanted[s], kind):
+                    given[s][kind] += 1
+                    left -= 1
+    return tuple(Tokens(**g) for g in given)
 
 
 def end_draft(turn: Turn, rng: Rng) -> None:

@@ -17,9 +17,10 @@ def progression(count: int) -> int:
     return PROGRESSION[min(count, 5)]
 
 
-def entertainment(counts: Sequence[int]) -> tuple[int, ...]:
+def entertainment(counts: Sequence[int], zero_second: bool = False) -> tuple[int, ...]:
     """Most: 6, split on a tie with no second place; second-most: 3, split. Seats with none
-    take no place (HT-3); splits drop the remainder."""
+    take no place (HT-3), unless ``zero_second`` (option): then seats with none may share second;
+    splits drop the remainder."""
     most = max(counts, default=0)
     if most == 0:
         return tuple(0 for _ in counts)
@@ -27,8 +28,9 @@ def entertainment(counts: Sequence[int]) -> tuple[int, ...]:
     if leaders > 1:
         return tuple(6 // leaders if c == most else 0 for c in counts)
     second = max((c for c in counts if c < most), default=0)
-    runners = counts.count(second) if second else 0
-    return tuple(6 if c == most else 3 // runners if second and c == second else 0 for c in counts)
+    placed = bool(second) or zero_second
+    runners = counts.count(second) if placed else 0
+    return tuple(6 if c == most else 3 // runners if placed and c == second else 0 for c in counts)
 
 
 def food(foods: int) -> int:
@@ -104,9 +106,11 @@ def kinds_of(cards: Sequence[str]) -> Counter[str]:
     return Counter(DECK[card].kind for card in cards)
 
 
-def score_taverns(taverns: Sequence[Sequence[str]], capped: bool = False) -> tuple[ScoreRow, ...]:
+def score_taverns(
+    taverns: Sequence[Sequence[str]], capped: bool = False, zero_second: bool = False
+) -> tuple[ScoreRow, ...]:
     kinds = [kinds_of(tavern) for tavern in taverns]
-    shows = entertainment([k["entertainment"] for k in kinds])
+    shows = entertainment([k["entertainment"] for k in kinds], zero_second)
     return tuple(score_row(k, s, capped) for k, s in zip(kinds, shows, strict=True))
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from domain.heros_tavern.content import Tokens
+from domain.heros_tavern.content import BOX, Tokens
 from domain.heros_tavern.events import (
     CardBought,
     CardPicked,
@@ -43,6 +43,7 @@ class State(msgspec.Struct, frozen=True):
     taverns: tuple[tuple[str, ...], ...] = ()  # face up, per seat, purchased cards first
     purchased: tuple[tuple[str, ...], ...] = ()  # per seat: cards carrying their cost in tokens
     tokens: tuple[Tokens, ...] = ()  # unspent, per seat
+    awarded: Tokens = Tokens()  # every token handed out so far: what left the supply for good
     finished: tuple[bool, ...] = ()  # per seat: done purchasing this round
     pads: tuple[tuple[ScoreRow, ...], ...] = ()  # per seat: one row per scoring so far
     totals: tuple[int, ...] = ()  # set when the match ends
@@ -55,6 +56,11 @@ def initial(setup: Setup) -> State:
         seats=n, options=dict(setup.options), hands=((),) * n, picks=(None,) * n, taverns=((),) * n,
         purchased=((),) * n, tokens=(Tokens(),) * n, finished=(False,) * n, pads=((),) * n,
     )
+
+
+def supply_left(state: State) -> Tokens:
+    """The box's piles less every token handed out: spent tokens stay on their cards."""
+    return Tokens(BOX, BOX, BOX) - state.awarded
 
 
 def with_item(items: tuple, index: int, value: Any) -> tuple:
@@ -107,7 +113,8 @@ def _(event: TavernsScored, state: State) -> State:
 @apply.register
 def _(event: ResourcesAwarded, state: State) -> State:
     tokens = tuple(have + got for have, got in zip(state.tokens, event.awards, strict=True))
-    return replace(state, tokens=tokens, phase=state.phase if event.final else PURCHASE)
+    awarded = sum(event.awards, state.awarded)
+    return replace(state, tokens=tokens, awarded=awarded, phase=state.phase if event.final else PURCHASE)
 
 
 @apply.register

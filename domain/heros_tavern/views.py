@@ -9,7 +9,7 @@ import msgspec
 from domain.heros_tavern import events as ev
 from domain.heros_tavern.content import DECK, Card, Tokens
 from domain.heros_tavern.events import CardPicked, Dealt, ScoreRow, Shuffled
-from domain.heros_tavern.state import DRAFT, PURCHASE, State
+from domain.heros_tavern.state import DRAFT, PURCHASE, State, supply_left
 from domain.kernel import Seat, viewers
 from domain.kernel.redaction import AllowList, to_everyone
 
@@ -40,6 +40,7 @@ class HtView(msgspec.Struct, frozen=True):
     seats: tuple[SeatView, ...]
     discard: tuple[str, ...]  # face up; a card id names its kind (ht-<kind>-<copy>)
     deck_size: int
+    supply: Tokens | None  # the piles left with option finite_tokens; None when they never run out
     winners: tuple[int, ...]
 
 
@@ -85,6 +86,7 @@ def _view(state: State, seat: Seat | None, panels: tuple[SeatView, ...]) -> HtVi
         seats=panels,
         discard=state.discard,
         deck_size=len(state.draw),
+        supply=supply_left(state) if state.options.get("finite_tokens") else None,
         winners=state.winners,
     )
 

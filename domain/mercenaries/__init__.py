@@ -17,7 +17,12 @@ GAME = Game(
     rulebook="tavernkeepers-and-mercenaries.txt",
     min_seats=2,
     max_seats=2,
-    options=(OptionSpec("best_of", (1, 3), 1, "1: one game decides the match; 3: the first to win two games wins"),),
+    options=(
+        OptionSpec("best_of", (1, 3), 1, "1: one game decides the match; 3: the first to win two games wins"),
+        OptionSpec("ava_trash", ("losing_side", "lowest_overall"), "losing_side",
+                   "Attack vs Attack trashes the losing side's lowest Sword (our reading), or the lowest Sword "
+                   "of all participants, the winner's included (the text's 'the participating mercenary')"),
+    ),
     command_type=MercenariesCommand,
     event_type=MercenariesEvent,
     view_type=MercenariesView,

@@ -10,9 +10,9 @@ from domain.mercenaries.content import SETTINGS, rank_of
 from domain.mercenaries.state import Merc
 
 
-def roll(rng: Rng) -> tuple[int, int]:
-    """2d6, both dice kept so that the event can name them."""
-    return (rng.die(), rng.die())
+def roll(rng: Rng) -> tuple[int, ...]:
+    """2d6 (the seed's ``dice``), every die kept so that the event can name them."""
+    return tuple(rng.die() for _ in range(SETTINGS["dice"]))
 
 
 def fighting_value(merc: Merc) -> int:
@@ -44,7 +44,7 @@ def fight(attack_strength: int, defence_strength: int) -> Outcome:
     return Outcome(loser=loser, damage=high - low, overrun=high >= SETTINGS["overrun_factor"] * low)
 
 
-def direct_damage(swords: int, defence_dice: tuple[int, int]) -> int:
+def direct_damage(swords: int, defence_dice: tuple[int, ...]) -> int:
     return max(0, swords - sum(defence_dice))
 
 

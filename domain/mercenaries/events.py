@@ -88,8 +88,8 @@ class Combat(Event, frozen=True):
     attacker: int
     defender: int
     kind: str
-    attack_dice: tuple[int, int]
-    defence_dice: tuple[int, int]
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
     attack_strength: int
     defence_strength: int
     loser: int
@@ -103,7 +103,7 @@ class DirectAttack(Event, frozen=True):
     attacker: int
     defender: int
     swords: int
-    defence_dice: tuple[int, int]
+    defence_dice: tuple[int, ...]
     damage: int
 
 

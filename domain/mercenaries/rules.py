@@ -104,15 +104,19 @@ def check_position(state: State, seat: int, c: SetPosition) -> None:
     merc = find_merc(state.players[seat], c.card)
     require(c.position in POSITIONS, "bad_position", f"a position is one of {', '.join(POSITIONS)}")
     require(c.position != merc.position, "same_position", f"{c.card} is already in {c.position}")
-    require(c.card not in state.moved, "position_already_set", f"{c.card} has taken its position this turn")
+    require(state.moved.count(c.card) < SETTINGS["position_changes_per_turn"], "position_already_set",
+            f"{c.card} has taken its position this turn")
 
 
 def apply_position(step: Step, seat: int, c: SetPosition, rng: Rng) -> None:
     step.add(ev.PositionSet(seat=seat, card=c.card, position=c.position))
 
 
-def all_in_allowed(player: Player) -> bool:
-    return (player.hp < SETTINGS["all_in_hp_below"] or player.gold < SETTINGS["all_in_gold_below"]
+def all_in_allowed(state: State, player: Player) -> bool:
+    """The Gold condition counts the Gold held as the Morning began too: the income comes first in
+    the Morning and would otherwise always lift a player out of it (RULINGS.md, All In)."""
+    gold = min(player.gold, state.dawn_gold)
+    return (player.hp < SETTINGS["all_in_hp_below"] or gold < SETTINGS["all_in_gold_below"]
             or len(player.deck) < SETTINGS["all_in_deck_below"])
 
 
@@ -120,7 +124,7 @@ def check_all_in(state: State, seat: int, c: GoAllIn) -> None:
     require_phase(state, MORNING)
     player = state.players[seat]
     require(not player.all_in_used, "all_in_used", "All In is once per game")
-    require(all_in_allowed(player), "all_in_not_allowed", "All In needs HP < 20, Gold < 10 or a deck < 5")
+    require(all_in_allowed(state, player), "all_in_not_allowed", "All In needs HP < 20, Gold < 10 or a deck < 5")
 
 
 def apply_all_in(step: Step, seat: int, c: GoAllIn, rng: Rng) -> None:
@@ -187,11 +191,17 @@ def apply_attack(step: Step, seat: int, c: DeclareAttack, rng: Rng) -> None:
         return
     if loser >= 0:
         losing = attackers if loser == seat else defenders
-        trashed = tuple(m.card for m in losing) if outcome.overrun else lowest(losing)
+        side, pool = loser, losing
+        if not outcome.overrun and step.state.trash_lowest_overall and kind_of(defenders) == "attack_vs_attack":
+            # "the participating mercenary with the lowest Sword": the winner's, when it alone is lowest
+            winning = defenders if loser == seat else attackers
+            if min(map(fighting_value, winning)) < min(map(fighting_value, losing)):
+                side, pool = other(loser), winning
+        trashed = tuple(m.card for m in losing) if outcome.overrun else lowest(pool)
         if len(trashed) > 1 and not outcome.overrun:
-            step.add(ev.DiscardChoiceAwaited(seat=loser, candidates=trashed))
+            step.add(ev.DiscardChoiceAwaited(seat=side, candidates=trashed))
             return
-        step.add(ev.MercenariesTrashed(seat=loser, cards=trashed, reason="overrun" if outcome.overrun else "lowest"))
+        step.add(ev.MercenariesTrashed(seat=side, cards=trashed, reason="overrun" if outcome.overrun else "lowest"))
     begin_night(step, rng)
 
 

@@ -61,12 +61,14 @@ class State(msgspec.Struct, frozen=True):
     best_of: int
     players: tuple[Player, ...]
     treasury: int
+    trash_lowest_overall: bool = False  # option ava_trash: Attack vs Attack trashes the lowest of all
     number: int = 0  # the game of the match being played, from 1
     wins: tuple[int, ...] = (0, 0)
     active: int = 0
     turn: int = 0
     phase: str = SETUP
     contracted: bool = False  # this turn
+    dawn_gold: int = 0  # the active player's Gold as its Morning began, before the income (All In)
     sold: bool = False  # this turn
     all_in_turn: bool = False
     moved: tuple[str, ...] = ()  # mercenaries whose position was set this turn
@@ -83,7 +85,8 @@ def fresh_player() -> Player:
 
 def initial(setup: Setup) -> State:
     players = tuple(fresh_player() for _ in range(setup.seats))
-    return State(best_of=setup.options["best_of"], players=players, treasury=SETTINGS["treasury"])
+    return State(best_of=setup.options["best_of"], players=players, treasury=SETTINGS["treasury"],
+                 trash_lowest_overall=setup.options.get("ava_trash") == "lowest_overall")
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:
@@ -123,7 +126,7 @@ def _drawn(state: State, e: ev.CardsDrawn) -> State:
 
 def _turn_began(state: State, e: ev.TurnBegan) -> State:
     return replace(state, active=e.seat, turn=e.turn, phase=MORNING, contracted=False, sold=False,
-                   all_in_turn=False, moved=())
+                   all_in_turn=False, moved=(), dawn_gold=state.players[e.seat].gold)
 
 
 def _income(state: State, e: ev.IncomeTaken) -> State:
@@ -158,10 +161,12 @@ def _all_in(state: State, e: ev.AllInDeclared) -> State:
     # the order of the gathered cards does not matter: the DeckShuffled that follows sets it
     state = with_player(state, e.seat, gold=p.gold - e.donated, hp=p.hp - e.hp_lost, hand=(), field=(), trash=(),
                         deck=p.deck + p.hand + field_cards(p) + p.trash, all_in_used=True)
+    # the All In turn's free Contract is its own: one made before the All In went back into the deck
     fight = state.last_combat
     if fight is not None:  # its losses went back into the deck, where nobody may follow them
         fight = replace(fight, trashed=tuple(() if s == e.seat else c for s, c in enumerate(fight.trashed)))
-    return replace(state, treasury=state.treasury + e.donated, all_in_turn=True, moved=(), last_combat=fight)
+    return replace(state, treasury=state.treasury + e.donated, all_in_turn=True, moved=(), last_combat=fight,
+                   contracted=False)
 
 
 def _phase(state: State, e: ev.PhaseBegan) -> State:

@@ -39,6 +39,9 @@ GAME = Game(
             "play with the Dirty Deeds expansion: its deck, and a Dirty Deeds phase between the Night phase and "
             "Counting the Till, to play cards against another player's Hand and Tavern",
         ),
+        OptionSpec("round_cap", (10, 20, 0), 10,
+                   "competitive: the last round, most Gold winning (ours: keeps bot tables finite); 0 plays on "
+                   "as the rulebook does until a seat has 20 Gold (greedy bots always get there; random ones may not)"),
     ),
     command_type=TMCommand,
     event_type=TMEvent,

@@ -7,7 +7,6 @@ from domain.tavern_masters.effects import till_income
 from domain.tavern_masters.state import State
 
 GOAL = 20  # Gold
-ROUND_CAP = 10  # ruling: a competitive match ends after this round at the latest
 MAX_TIE_ROUNDS = 3  # ruling: extra rounds on a tie for most Gold, then the tied seats share the win
 
 
@@ -25,7 +24,10 @@ def competitive_end(state: State) -> tuple[tuple[int, ...], str] | None:
     golds = [p.gold for p in state.players]
     best = leaders(golds)
     if state.tie_rounds == 0 and max(golds) < GOAL:
-        return (best, "round_cap") if state.round >= ROUND_CAP else None
+        if not state.round_cap or state.round < state.round_cap:
+            return None
+        # a lone seat has nobody to have more Gold than: under 20 it has not won
+        return (best if state.seats > 1 else ()), "round_cap"
     if len(best) == 1:
         return best, "most_gold"
     if state.tie_rounds >= MAX_TIE_ROUNDS:

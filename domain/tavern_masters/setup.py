@@ -16,8 +16,9 @@ CHEAP = 2  # a Drink costing this much or less makes a hand playable
 
 
 def solo_setup(state: State) -> bool:
-    """Solo mode (and any single seat) draws 4-3-2-1 instead of drafting."""
-    return state.mode == "solo" or state.seats == 1
+    """A single seat draws 4-3-2-1 ("How To Begin - Single Player"); several seats draft, whatever the mode:
+    the Challenge Chart is "an alternate mode of playing with multiple" players, not another setup."""
+    return state.seats == 1
 
 
 def begin(state: State, rng: Rng) -> list:
@@ -35,6 +36,11 @@ def needs_mulligan(state: State, seat: int) -> bool:
     return player.mulligan == "" and not cheap
 
 
+def undecided(state: State, seat: int) -> bool:
+    """Every seat says whether it mulligans, so that keeping tells nobody whether it could have."""
+    return state.players[seat].mulligan == ""
+
+
 def decide_pick(state: State, command: PickCard, seat: int) -> list:
     player = state.players[seat]
     require(state.phase == "draft", "not_drafting", "the opening draft is over")
@@ -45,7 +51,9 @@ def decide_pick(state: State, command: PickCard, seat: int) -> list:
 
 def decide_mulligan(state: State, command: Mulligan | KeepHand, seat: int) -> list:
     require(state.phase == "mulligan", "not_mulligan", "the mulligan comes right after the draft")
-    require(needs_mulligan(state, seat), "no_mulligan", "your hand holds a Drink costing 2 Gold or less, or you chose")
+    require(undecided(state, seat), "no_mulligan", "you have chosen already")
+    if isinstance(command, Mulligan):
+        require(needs_mulligan(state, seat), "no_mulligan", "your hand holds a Drink costing 2 Gold or less")
     return [ev.MulliganChosen(seat=seat, take=isinstance(command, Mulligan))]
 
 
@@ -53,8 +61,8 @@ def legal_setup(state: State, seat: int) -> list[Command]:
     player = state.players[seat]
     if state.phase == "draft" and not player.picked:
         return [PickCard(card=c) for c in player.packet]
-    if state.phase == "mulligan" and needs_mulligan(state, seat):
-        return [Mulligan(), KeepHand()]
+    if state.phase == "mulligan" and undecided(state, seat):
+        return [Mulligan(), KeepHand()] if needs_mulligan(state, seat) else [KeepHand()]
     return []
 
 
@@ -87,9 +95,9 @@ def settle_draft(b: Builder, rng: Rng) -> bool:
 
 
 def settle_mulligan(b: Builder, rng: Rng) -> bool:
-    """Once every eligible seat has chosen, the mulligans are drawn in turn order; round 1 begins."""
+    """Once every seat has chosen, the mulligans are drawn in turn order; round 1 begins."""
     state = b.state
-    if any(needs_mulligan(state, seat) for seat in range(state.seats)):
+    if any(undecided(state, seat) for seat in range(state.seats)):
         return False
     for seat in turn_order(state):
         hand = b.state.players[seat].hand

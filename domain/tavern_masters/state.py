@@ -33,6 +33,7 @@ class State(msgspec.Struct, frozen=True):
     rounds: int  # Challenge Chart rounds (co-operative and solo)
     dirty_deeds: bool
     players: tuple[Player, ...]
+    round_cap: int = 10  # option: a competitive match ends after this round at the latest; 0: never
     decks: dict[str, tuple[str, ...]] = {}
     discards: dict[str, tuple[str, ...]] = {}
     removed: tuple[str, ...] = ()
@@ -58,6 +59,7 @@ def initial(setup: Setup) -> State:
         mode=options.get("mode", "competitive"),
         rounds=CHALLENGE_ROUNDS[options.get("challenge", "buzzed")],
         dirty_deeds=bool(options.get("dirty_deeds", False)),
+        round_cap=int(options.get("round_cap", 10)),
         players=tuple(Player() for _ in range(setup.seats)),
     )
 

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from domain.kernel.redaction import AllowList, to_everyone
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.rules import to_act
-from domain.tavern_masters.scoring import GOAL, ROUND_CAP
+from domain.tavern_masters.scoring import GOAL
 from domain.tavern_masters.state import CHALLENGE_ROUNDS, State
 
 
@@ -25,6 +25,7 @@ class TMView(msgspec.Struct, frozen=True):
     seat: int | None
     mode: str
     rounds: int  # the last round: the challenge's in co-operative and solo play, the round cap in competitive
+    # (the round_cap option; 0: no cap, played on until a seat has 20 Gold)
     challenge: str  # the Challenge Chart row in co-operative and solo play ("" in competitive)
     target_gold: int  # the Gold to reach: every seat (co-operative), the seat (solo), the first seat (competitive)
     outcome: str  # "" while running; table_won | table_lost (co-operative), won | lost (solo), winners (competitive)
@@ -73,7 +74,7 @@ def view(state: State, seat: int | None) -> TMView:
     me = state.players[seat] if seat is not None else None
     competitive = state.mode == "competitive"
     return TMView(
-        seat=seat, mode=state.mode, rounds=ROUND_CAP if competitive else state.rounds,
+        seat=seat, mode=state.mode, rounds=state.round_cap if competitive else state.rounds,
         challenge="" if competitive else CHALLENGES[state.rounds], target_gold=GOAL, outcome=outcome(state),
         dirty_deeds=state.dirty_deeds, phase=state.phase,
         round=state.round, server=state.server, turn=state.turn, to_act=to_act(state),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from domain.kernel import Game, OptionSpec
 from domain.taverna.bot import GreedyBot
 from domain.taverna.commands import TavernaCommand
-from domain.taverna.events import TavernaEvent
+from domain.taverna.events import TavernaEvent, passed_to_answered
 from domain.taverna.rules import begin, decide, legal
 from domain.taverna.scoring import result
 from domain.taverna.state import evolve, initial
@@ -33,6 +33,12 @@ GAME = Game(
             "shuffle the Curse into the spell cards (the rulebook's optional card): it is not a spell; "
             "whoever draws it suffers it at once and draws again (it costs 2 coins here: our ruling)",
         ),
+        OptionSpec("repeat_favour_kinds", (False, True), False,
+                   "allow several royal favour tiles of the same kind in one turn (the text asks only for "
+                   "'different' tiles; by default one of each kind, so two 'second spell' tiles never give three)"),
+        OptionSpec("repeat_privilege_right", (False, True), False,
+                   "allow the two-privilege dignitary activation more than once a turn, two tokens each time "
+                   "(by default once, reading 'activate one more dignitary' as one)"),
     ),
     command_type=TavernaCommand,
     event_type=TavernaEvent,
@@ -47,4 +53,6 @@ GAME = Game(
     hidden=hidden,
     result=result,
     bots={"greedy": GreedyBot},
+    rules_version=2,  # 2: sealed instant-spell prompts (seeds/taverna/RULINGS.md 19)
+    upcasters={(1, "Passed"): passed_to_answered},
 )

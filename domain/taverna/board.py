@@ -38,8 +38,9 @@ def valid_table(state: State, tavern: str, table: int) -> bool:
 
 
 def can_host(state: State, tavern: str, guild: str) -> bool:
-    """A guild token may join a tavern that shows no such symbol yet, while the supply lasts."""
-    return guild in state.guild_supply and state.guild_supply[guild] > 0 and guild not in symbols(state, tavern)
+    """A guild token may join a tavern holding no such token yet, while the supply lasts (a printed symbol
+    may be repeated: the rulebook forbids only two identical tokens)."""
+    return guild in state.guild_supply and state.guild_supply[guild] > 0 and guild not in state.taverns[tavern].guilds
 
 
 MAX_DIGNITARIES = 2  # a tavern never holds more than two dignitaries

@@ -78,7 +78,15 @@ class UseFavour(Command, frozen=True):
 
 
 class Pass(Command, frozen=True):
-    """Decline to answer with an instant spell during an opponent's turn."""
+    """Answer an instant-spell prompt with no spell; ``always``: and pass every later prompt too."""
+
+    always: bool = False
+
+
+class SetAutoPass(Command, frozen=True):
+    """On one's own turn: turn "always pass" on or off (private: no other seat learns it)."""
+
+    on: bool
 
 
 class EndTurn(Command, frozen=True):
@@ -93,5 +101,5 @@ class ChooseScoring(Command, frozen=True):
 
 TavernaCommand = (
     ChoosePeople | BuyDeed | PassDeed | PickCustomer | PlaceCustomer | ActivateDignitary | CastSpell | SellSpell
-    | UseFavour | Pass | EndTurn | ChooseScoring
+    | UseFavour | Pass | SetAutoPass | EndTurn | ChooseScoring
 )

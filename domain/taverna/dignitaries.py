@@ -30,12 +30,15 @@ def via(state: State, seat: int, dignitary: str) -> str:
     """The right an activation uses: the tavern right when it covers this dignitary, else privileges;
     "" when neither does. Using the narrower right first never loses an option."""
     turn = state.turn
-    if turn is None or turn.seat != seat or turn.step != "act" or turn.responders or dignitary in turn.dignitaries:
+    if turn is None or turn.seat != seat or turn.step == "pick" or turn.responders or dignitary in turn.dignitaries:
         return ""
-    here = dignitary in state.taverns[turn.tavern].dignitaries
-    if not turn.tavern_right_used and (here or turn.influence):
+    # the tavern right follows the placement; two privileges work "at any time during your turn"
+    placed = turn.step == "act"
+    here = placed and dignitary in state.taverns[turn.tavern].dignitaries
+    if placed and not turn.tavern_right_used and (here or turn.influence):
         return "tavern"
-    if not turn.privilege_right_used and state.players[seat].privileges >= PRIVILEGES_FOR_EXTRA:
+    once = not state.repeat_privilege_right
+    if not (once and turn.privilege_right_used) and state.players[seat].privileges >= PRIVILEGES_FOR_EXTRA:
         return "privileges"
     return ""
 
@@ -110,7 +113,7 @@ def legal_activations(state: State, seat: int) -> list[ActivateDignitary]:
 def activate(state: State, command: ActivateDignitary, seat: int) -> list:
     turn = state.turn
     require(command.dignitary in DIGNITARIES, "no_such_dignitary", f"no dignitary {command.dignitary!r}")
-    require(turn is not None and turn.step == "act", "wrong_step", "place your customer first")
+    require(turn is not None and turn.step in ("place", "act"), "wrong_step", "pick your customer first")
     assert turn is not None
     require(command.dignitary not in turn.dignitaries, "dignitary_used", "not the same dignitary twice a turn")
     right = via(state, seat, command.dignitary)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.kernel import Event
+from domain.taverna.commands import CastSpell
 
 
 class Shuffled(Event, frozen=True):
@@ -165,14 +168,25 @@ class ExtraSpell(Event, frozen=True):
 
 
 class Responders(Event, frozen=True):
-    """The seats still to be offered an instant spell at this moment of the turn (empty: go on)."""
+    """A prompt: every opponent who could still cast this turn is asked at once whether to answer
+    with an instant spell of this moment (empty: the prompt is over, the turn goes on)."""
 
     moment: str
     seats: tuple[int, ...]
 
 
-class Passed(Event, frozen=True):
+class Answered(Event, frozen=True):
+    """A sealed answer to a prompt, seen by its seat alone: the spell to cast, or none (a pass)."""
+
     seat: int
+    cast: CastSpell | None = None
+
+
+class AutoPassSet(Event, frozen=True):
+    """A seat's private "always pass" setting, seen by that seat alone."""
+
+    seat: int
+    on: bool
 
 
 class TurnEnded(Event, frozen=True):
@@ -211,6 +225,12 @@ TavernaEvent = (
     Shuffled | DignitariesPlaced | FavoursRevealed | CustomersRevealed | SpellDrawn | CurseDrawn | PeopleChosen
     | DeedRoundsBegan | DeedBought | DeedPassed | CustomerPicked | CardChanged | CustomerPlaced | CustomerMoved
     | LevelGained | Gained | PrivilegeClaimed | GuildPlaced | FavourTaken | FavourUsed | DignitaryActivated
-    | DignitaryMoved | SpellCast | SpellSold | ExtraSpell | Responders | Passed | TurnEnded | Exchanged | RoyalOrder
-    | ScoringChosen | PeopleScored | GameOver
+    | DignitaryMoved | SpellCast | SpellSold | ExtraSpell | Responders | Answered | AutoPassSet | TurnEnded | Exchanged
+    | RoyalOrder | ScoringChosen | PeopleScored | GameOver
 )
+
+
+def passed_to_answered(event: dict[str, Any]) -> dict[str, Any]:
+    """Rules version 1 asked one seat at a time and published its pass as ``Passed``; version 2 seals
+    it as an ``Answered`` with no spell (old logs fold the same: each answer then reopened the prompt)."""
+    return {"type": "Answered", "seat": event["seat"]}

@@ -66,15 +66,22 @@ def _moves(state: State, favour: str) -> list[UseFavour]:
 
 def usable(state: State, seat: int) -> list[str]:
     """The seat's unused favours that fit the current step of its own turn, of a kind not yet used
-    this turn (the rulebook allows "one or more different" tiles)."""
+    this turn (the rulebook allows "one or more different" tiles): before placing any of them ("at any
+    time", so a guild token can make a Feast), after placing those that do not change the played card."""
     turn = state.turn
     if state.phase != "turns" or turn is None or turn.seat != seat or turn.responders or turn.step == "pick":
         return []
-    card_step = turn.step == "place"
+    placed = turn.step == "act"
     return [
         f for f in state.players[seat].favours
-        if (FAVOURS[f].kind in CARD_KINDS) == card_step and FAVOURS[f].kind not in turn.favours
+        if not (placed and FAVOURS[f].kind in CARD_KINDS) and not kind_used(state, f)
     ]
+
+
+def kind_used(state: State, favour: str) -> bool:
+    """A tile of this kind was used this turn already, and the match allows one of each kind."""
+    assert state.turn is not None
+    return not state.repeat_favour_kinds and FAVOURS[favour].kind in state.turn.favours
 
 
 def legal_favours(state: State, seat: int) -> list[UseFavour]:
@@ -95,7 +102,7 @@ def use(state: State, command: UseFavour, seat: int) -> list:
     player = state.players[seat]
     require(command.favour in player.favours, "favour_not_held", "you hold no such unused favour")
     assert state.turn is not None
-    require(FAVOURS[command.favour].kind not in state.turn.favours, "favour_kind_used", "one favour of a kind a turn")
+    require(not kind_used(state, command.favour), "favour_kind_used", "one favour of a kind a turn")
     require(command.favour in usable(state, seat), "wrong_step", "that favour is used at another step of the turn")
     kind = FAVOURS[command.favour].kind
     if kind == "move_customer":  # any free table is fine: the listed ones stand for their colour

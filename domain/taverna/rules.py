@@ -26,6 +26,7 @@ from domain.taverna.commands import (
     PickCustomer,
     PlaceCustomer,
     SellSpell,
+    SetAutoPass,
     UseFavour,
 )
 from domain.taverna.content import CUSTOMERS, DIGNITARIES, FAVOURS, PEOPLES, SPELLS
@@ -129,14 +130,14 @@ def _deed_turn(state: State, seat: Seat) -> None:
 # --- the turn --------------------------------------------------------------------------------------------
 
 
-def _turn(state: State, seat: Seat, step: str) -> Turn:
-    """The seat's own turn at the step the command belongs to, with no response pending."""
+def _turn(state: State, seat: Seat, step: str, *or_steps: str) -> Turn:
+    """The seat's own turn at (one of) the step(s) the command belongs to, with no response pending."""
     require(state.phase == "turns" and state.turn is not None, "wrong_phase", "not during the turns")
     turn = state.turn
     assert turn is not None
     require(turn.seat == seat, "not_your_turn", "another seat plays now")
     require(not turn.responders, "awaiting_responses", "opponents may answer with a spell first")
-    require(turn.step == step, "wrong_step", f"this comes at the {step} step of the turn")
+    require(turn.step in (step, *or_steps), "wrong_step", f"this comes at the {step} step of the turn")
     return turn
 
 
@@ -151,7 +152,7 @@ def _place(state: State, command: PlaceCustomer, seat: Seat) -> list:
 
 
 def _activate(state: State, command: ActivateDignitary, seat: Seat) -> list:
-    _turn(state, seat, "act")
+    _turn(state, seat, "place", "act")
     return dignitaries.activate(state, command, seat)
 
 
@@ -168,22 +169,21 @@ def _favour(state: State, command: UseFavour, seat: Seat) -> list:
     return favours.use(state, command, seat)
 
 
-def _asked(state: State, seat: Seat) -> bool:
-    return state.phase == "turns" and state.turn is not None and state.turn.responders[:1] == (seat,)
-
-
 def _cast(state: State, command: CastSpell, seat: Seat) -> list:
-    if not _asked(state, seat):
-        _turn(state, seat, "act")
+    if spells.asked(state, seat):
+        return spells.answer(state, seat, command)
+    _turn(state, seat, "act")
     return spells.cast(state, command, seat)
 
 
 def _pass(state: State, command: Pass, seat: Seat) -> list:
-    require(_asked(state, seat), "not_asked", "no spell answer is asked of you now")
-    ctx = Ctx(state)
-    ctx.emit(ev.Passed(seat=seat))
-    spells.next_responder(ctx)
-    return ctx.events
+    return spells.answer(state, seat, None, always=command.always)
+
+
+def _set_auto_pass(state: State, command: SetAutoPass, seat: Seat) -> list:
+    _turn(state, seat, "act")
+    require(command.on != state.players[seat].auto_pass, "unchanged", "always pass is set so already")
+    return [ev.AutoPassSet(seat=seat, on=command.on)]
 
 
 def _end_turn(state: State, command: EndTurn, seat: Seat) -> list:
@@ -205,7 +205,7 @@ def _scoring(state: State, command: ChooseScoring, seat: Seat) -> list:
 _RULES: dict[type, Callable[[State, Any, Seat], list]] = {
     ChoosePeople: _choose_people, BuyDeed: _buy_deed, PassDeed: _pass_deed, PickCustomer: _pick,
     PlaceCustomer: _place, ActivateDignitary: _activate, CastSpell: _cast, SellSpell: _sell, UseFavour: _favour,
-    Pass: _pass, EndTurn: _end_turn, ChooseScoring: _scoring,
+    Pass: _pass, SetAutoPass: _set_auto_pass, EndTurn: _end_turn, ChooseScoring: _scoring,
 }
 
 
@@ -230,18 +230,22 @@ def legal(state: State, seat: Seat) -> list[Command]:
         return []
     turn = state.turn
     if turn.responders:
-        return [*spells.legal_casts(state, seat), Pass()] if turn.responders[0] == seat else []
+        return [Pass(), Pass(always=True), *spells.legal_casts(state, seat)] if spells.asked(state, seat) else []
     if turn.seat != seat:
         return []
     if turn.step == "pick":
         return list(customers.pickable(state))
     if turn.step == "place":
-        return [*customers.placements(state), *favours.legal_favours(state, seat)]
+        return [
+            *customers.placements(state), *favours.legal_favours(state, seat),
+            *dignitaries.legal_activations(state, seat),
+        ]
     return [
         EndTurn(),
         *dignitaries.legal_activations(state, seat),
         *spells.legal_casts(state, seat),
         *(SellSpell(card=c) for c in state.players[seat].hand),
         *favours.legal_favours(state, seat),
+        SetAutoPass(on=not state.players[seat].auto_pass),
     ]
 

@@ -9,7 +9,7 @@ from domain.taverna.board import deeds_held
 from domain.taverna.commands import ChooseScoring
 from domain.taverna.content import PEOPLES, TRACKS
 from domain.taverna.state import Ctx, Player, State
-from domain.taverna.tracks import gain_level, royal_order
+from domain.taverna.tracks import gain_level, order_by_track, royal_order
 
 OPTIONS = ("king", "queen", "coins", "archduke", "archmage")
 BRACKET_POINTS = (3, 6, 9, 12, 15)
@@ -64,7 +64,12 @@ def choose(state: State, command: ChooseScoring, seat: int) -> list:
     if command.option == "king":  # one level on every track, with no bonus any more
         for people in PEOPLES:
             gain_level(ctx, seat, people, bonus=False)
-    if not ctx.state.royal_order:
+    if ctx.state.royal_order:
+        return ctx.events
+    if state.seats == 2 and len(ctx.state.royal_taken) == 2:
+        # the Queen's round is ordered now, after the King pick's level on every track (rulebook order)
+        ctx.emit(ev.RoyalOrder(order=tuple(order_by_track(ctx.state, ctx.state.queen, [0, 1]))))
+    else:
         finish(ctx)
     return ctx.events
 

@@ -98,6 +98,15 @@ def take_favours(ctx: Ctx, seat: int, favours: tuple[str, ...]) -> None:
 # --- who may cast what, and when --------------------------------------------------------------------
 
 
+def asked(state: State, seat: int) -> bool:
+    """Whether the open prompt waits for this seat's sealed answer."""
+    turn = state.turn
+    return (
+        state.phase == "turns" and turn is not None and seat in turn.responders
+        and all(a.seat != seat for a in state.answers)
+    )
+
+
 def castable(state: State, seat: int) -> list[str]:
     """The cards this seat may cast now: on its own turn one spell (two with the favour) after placing;
     during an opponent's turn an instant spell of the moment, when asked and not yet cast this turn."""
@@ -105,7 +114,7 @@ def castable(state: State, seat: int) -> list[str]:
     if state.phase != "turns" or turn is None:
         return []
     if turn.responders:
-        if turn.responders[0] != seat:
+        if not asked(state, seat):
             return []
         cards = [c for c in state.players[seat].hand if SPELLS[c].instant == turn.moment]
     elif seat == turn.seat and turn.step == "act" and turn.spells_cast < turn.spells_allowed:
@@ -119,57 +128,90 @@ def legal_casts(state: State, seat: int) -> list[CastSpell]:
     return [o for card in castable(state, seat) for o in spell_options(state, seat, card)]
 
 
-def can_respond(state: State, seat: int, moment: str) -> bool:
-    p = state.players[seat]
-    return any(
-        SPELLS[c].instant == moment and SPELLS[c].cost <= p.coins and spell_options(state, seat, c) for c in p.hand
-    )
+# The cheapest instant spell of each moment in the content: whether a seat could pay for one at all is
+# judged from its coins (public) and this, never from its hand.
+_CHEAPEST = {
+    moment: min(s.cost for s in SPELLS.values() if s.instant == moment)
+    for moment in {s.instant for s in SPELLS.values() if s.instant}
+}
+
+
+def could_answer(state: State, seat: int, moment: str) -> bool:
+    """Judged from what every seat knows: a hand, coins for the cheapest such spell, no cast yet this turn."""
+    turn, player = state.turn, state.players[seat]
+    assert turn is not None
+    return seat not in turn.responded and bool(player.hand) and player.coins >= _CHEAPEST[moment]
 
 
 def open_window(ctx: Ctx, moment: str) -> None:
-    """At a moment some instant spells name, offer a response to each opponent, in turn order,
-    who holds one, can pay for it and has not cast during this turn; the others are never asked."""
+    """At a moment some instant spells name, ask every opponent who could still answer, all at once and
+    whatever they hold, so that being asked tells nothing; answers are sealed until the last one."""
     turn = ctx.state.turn
     assert turn is not None
     seats = ctx.state.seats
     others = [(turn.seat + k) % seats for k in range(1, seats)]
-    asked = tuple(s for s in others if s not in turn.responded and can_respond(ctx.state, s, moment))
-    if asked:
-        ctx.emit(ev.Responders(moment=moment, seats=asked))
+    prompted = tuple(s for s in others if could_answer(ctx.state, s, moment))
+    if prompted:
+        ctx.emit(ev.Responders(moment=moment, seats=prompted))
+        _close_when_answered(ctx)
 
 
-def next_responder(ctx: Ctx) -> None:
-    """After an answer, ask the next seat that still can; close the window when none is left."""
-    turn = ctx.state.turn
+def answer(state: State, seat: int, cast: CastSpell | None, always: bool = False) -> list:
+    """A sealed answer: a spell of this moment the seat could cast now, or a pass."""
+    require(asked(state, seat), "not_asked", "no spell answer is asked of you now")
+    if cast is not None:
+        require(cast.card in state.players[seat].hand, "card_not_in_hand", "you do not hold that spell")
+        require(cast in legal_casts(state, seat), "not_instant", "only an instant spell of this moment you can pay")
+    ctx = Ctx(state)
+    ctx.emit(ev.Answered(seat=seat, cast=cast))
+    if always:
+        ctx.emit(ev.AutoPassSet(seat=seat, on=True))
+    _close_when_answered(ctx)
+    return ctx.events
+
+
+def _close_when_answered(ctx: Ctx) -> None:
+    """Once every asked seat has answered, the spells are cast in turn order from the active player's
+    left; an answer that no longer applies (an earlier one took what it needed) is dropped unseen."""
+    state, turn = ctx.state, ctx.state.turn
     assert turn is not None
-    rest = tuple(
-        s for s in turn.responders[1:] if s not in turn.responded and can_respond(ctx.state, s, turn.moment)
-    )
-    ctx.emit(ev.Responders(moment=turn.moment, seats=rest))
+    if len(state.answers) < len(turn.responders):
+        return
+    sealed = {a.seat: a.cast for a in state.answers}
+    for seat in turn.responders:
+        command = sealed[seat]
+        if command is not None and _still_castable(ctx.state, seat, command):
+            _resolve(ctx, seat, command)
+    ctx.emit(ev.Responders(moment=turn.moment, seats=()))
+
+
+def _still_castable(state: State, seat: int, command: CastSpell) -> bool:
+    spell = SPELLS[command.card]
+    return spell.cost <= state.players[seat].coins and command in spell_options(state, seat, command.card)
+
+
+def _resolve(ctx: Ctx, seat: int, command: CastSpell) -> None:
+    spell = SPELLS[command.card]
+    ctx.emit(ev.SpellCast(seat=seat, card=command.card, cost=spell.cost))
+    for effect in spell.effects:
+        _apply(ctx, seat, effect, command)
 
 
 def cast(state: State, command: CastSpell, seat: int) -> list:
+    """A spell on one's own turn, after placing."""
     player = state.players[seat]
     require(command.card in player.hand, "card_not_in_hand", "you do not hold that spell")
     turn = state.turn
     assert turn is not None
-    responding = bool(turn.responders)
-    if responding:
-        require(SPELLS[command.card].instant == turn.moment, "not_instant", "only an instant spell of this moment")
-    else:
-        require(turn.step == "act", "wrong_step", "place your customer first")
-        require(turn.spells_cast < turn.spells_allowed, "spell_limit", "one spell per turn")
+    require(turn.step == "act", "wrong_step", "place your customer first")
+    require(turn.spells_cast < turn.spells_allowed, "spell_limit", "one spell per turn")
     spell = SPELLS[command.card]
     require(spell.cost <= player.coins, "cannot_afford", f"the spell costs {spell.cost}")
     options = spell_options(state, seat, command.card)
     require(options, "not_applicable", "the spell's effect cannot apply now")
     require(command in options, "bad_target", "not a choice this spell offers")
     ctx = Ctx(state)
-    ctx.emit(ev.SpellCast(seat=seat, card=command.card, cost=spell.cost))
-    for effect in spell.effects:
-        _apply(ctx, seat, effect, command)
-    if responding:
-        next_responder(ctx)
+    _resolve(ctx, seat, command)
     return ctx.events
 
 

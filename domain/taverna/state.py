@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from domain.kernel import Event, Setup
 from domain.taverna import events as ev
+from domain.taverna.commands import CastSpell
 from domain.taverna.content import CUSTOMERS, DIGNITARIES, FAVOURS, GUILDS, PEOPLE_INDEX, PEOPLES, taverns_for
 
 
@@ -33,6 +34,14 @@ class Player(msgspec.Struct, frozen=True):
     privileges: int = 0
     customers: tuple[str, ...] = ()
     scorings: tuple[str, ...] = ()
+    auto_pass: bool = False  # private: answer every instant-spell prompt with a pass
+
+
+class Answer(msgspec.Struct, frozen=True):
+    """A sealed answer to the open prompt: the spell to cast, or ``None`` for a pass."""
+
+    seat: int
+    cast: CastSpell | None = None
 
 
 class Turn(msgspec.Struct, frozen=True):
@@ -50,13 +59,15 @@ class Turn(msgspec.Struct, frozen=True):
     spells_allowed: int = 1
     spells_cast: int = 0
     responded: tuple[int, ...] = ()  # opponents who cast a spell during this turn
-    moment: str = ""
-    responders: tuple[int, ...] = ()  # the first is being asked
+    moment: str = ""  # of the open prompt
+    responders: tuple[int, ...] = ()  # the seats the open prompt asks, all at once
 
 
 class State(msgspec.Struct, frozen=True):
     seats: int
     curse: bool
+    repeat_favour_kinds: bool = False  # option: several favour tiles of one kind in a turn
+    repeat_privilege_right: bool = False  # option: the two-privilege activation more than once a turn
     phase: str = "people"  # people, deeds, turns, royal, over
     king: str = ""
     queen: str = ""
@@ -72,6 +83,7 @@ class State(msgspec.Struct, frozen=True):
     tiles: dict[str, int] = {}
     deed_order: tuple[int, ...] = ()
     turn: Turn | None = None
+    answers: tuple[Answer, ...] = ()  # sealed answers to the open prompt; outside Turn, which views show
     turns_played: int = 0
     royal_order: tuple[int, ...] = ()
     royal_taken: tuple[str, ...] = ()
@@ -96,6 +108,8 @@ def initial(setup: Setup) -> State:
     return State(
         seats=setup.seats,
         curse=bool(setup.options.get("curse", True)),
+        repeat_favour_kinds=bool(setup.options.get("repeat_favour_kinds", False)),
+        repeat_privilege_right=bool(setup.options.get("repeat_privilege_right", False)),
         taverns=taverns,
         players=tuple(Player() for _ in range(setup.seats)),
         privilege_reserve=15 - len(taverns),
@@ -304,11 +318,18 @@ def _extra_spell(s: State, e: ev.ExtraSpell) -> State:
 
 
 def _responders(s: State, e: ev.Responders) -> State:
+    """A prompt opens (seats that always pass have answered already) or closes (no seats)."""
+    answers = tuple(Answer(seat=seat) for seat in e.seats if s.players[seat].auto_pass)
+    s = replace(s, answers=answers)
     return with_turn(s, moment=e.moment if e.seats else "", responders=e.seats)
 
 
-def _passed(s: State, e: ev.Passed) -> State:
-    return s
+def _answered(s: State, e: ev.Answered) -> State:
+    return replace(s, answers=(*s.answers, Answer(seat=e.seat, cast=e.cast)))
+
+
+def _auto_pass(s: State, e: ev.AutoPassSet) -> State:
+    return with_player(s, e.seat, auto_pass=e.on)
 
 
 def _turn_ended(s: State, e: ev.TurnEnded) -> State:
@@ -370,7 +391,8 @@ _EVOLVE: dict[type, Callable[[State, Any], State]] = {
     ev.SpellSold: _spell_sold,
     ev.ExtraSpell: _extra_spell,
     ev.Responders: _responders,
-    ev.Passed: _passed,
+    ev.Answered: _answered,
+    ev.AutoPassSet: _auto_pass,
     ev.TurnEnded: _turn_ended,
     ev.Exchanged: _exchanged,
     ev.RoyalOrder: _royal_order,

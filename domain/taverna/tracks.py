@@ -54,9 +54,6 @@ def order_by_track(state: State, people: str, seats: list[int]) -> list[int]:
 
 
 def royal_order(state: State) -> tuple[int, ...]:
-    seats = list(range(state.seats))
-    order = order_by_track(state, state.king, seats)
-    if state.seats == 2:
-        order += order_by_track(state, state.queen, seats)
-    return tuple(order)
+    """The King's track order; with two seats the Queen's round follows, ordered once the King's is over."""
+    return tuple(order_by_track(state, state.king, list(range(state.seats))))
 

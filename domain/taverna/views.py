@@ -8,8 +8,9 @@ from domain.kernel import Event
 from domain.kernel.redaction import AllowList, to_everyone, to_nobody
 from domain.taverna import events as ev
 from domain.taverna.board import defs
+from domain.taverna.commands import CastSpell
 from domain.taverna.content import PEOPLES
-from domain.taverna.state import State, Turn
+from domain.taverna.state import Answer, State, Turn
 
 
 class DeedView(msgspec.Struct, frozen=True):
@@ -61,7 +62,10 @@ class TavernaView(msgspec.Struct, frozen=True):
     guild_supply: dict[str, int]
     tiles: dict[str, int]
     turn: Turn | None
-    waiting_for: tuple[int, ...]
+    waiting_for: tuple[int, ...]  # during a prompt: every seat asked (the viewer once it answered excepted)
+    auto_pass: bool  # the viewer's own "always pass" setting
+    answered: bool  # the viewer has sent its sealed answer to the open prompt
+    answer: CastSpell | None  # that answer: its spell, or none for a pass
     deed_order: tuple[int, ...]
     royal_order: tuple[int, ...]
     royal_taken: tuple[str, ...]
@@ -71,7 +75,8 @@ class TavernaView(msgspec.Struct, frozen=True):
     winners: tuple[int, ...]
 
 
-def waiting_for(state: State) -> tuple[int, ...]:
+def waiting_for(state: State, seat: int | None = None) -> tuple[int, ...]:
+    """Who the match waits for; during a prompt every seat asked, since who has answered is sealed."""
     if state.phase == "people":
         return (1,) if state.seats == 2 and state.king else (0,)
     if state.phase == "deeds":
@@ -80,11 +85,17 @@ def waiting_for(state: State) -> tuple[int, ...]:
         return state.royal_order[:1]
     if state.turn is None:
         return ()
-    return state.turn.responders[:1] or (state.turn.seat,)
+    if state.turn.responders:
+        return tuple(s for s in state.turn.responders if s != seat or _answer(state, seat) is None)
+    return (state.turn.seat,)
+
+
+def _answer(state: State, seat: int | None) -> Answer | None:
+    return next((a for a in state.answers if a.seat == seat), None)
 
 
 def view(state: State, seat: int | None) -> TavernaView:
-    printed = defs(state)
+    printed, own = defs(state), _answer(state, seat)
     taverns = tuple(
         TavernView(
             id=t,
@@ -134,7 +145,10 @@ def view(state: State, seat: int | None) -> TavernaView:
         guild_supply=state.guild_supply,
         tiles=state.tiles,
         turn=state.turn,
-        waiting_for=waiting_for(state),
+        waiting_for=waiting_for(state, seat),
+        auto_pass=seat is not None and state.players[seat].auto_pass,
+        answered=own is not None,
+        answer=own.cast if own is not None else None,
         deed_order=state.deed_order,
         royal_order=state.royal_order,
         royal_taken=state.royal_taken,
@@ -160,16 +174,24 @@ def _own_card_only(event: Event, seat: int | None) -> Event:
     return event if event.seat == seat else msgspec.structs.replace(event, card="")
 
 
+def _own_only(event: Event, seat: int | None) -> Event | None:
+    """A sealed answer or the "always pass" setting: its seat sees it, nobody else learns it happened."""
+    assert isinstance(event, ev.Answered | ev.AutoPassSet)
+    return event if event.seat == seat else None
+
+
 event_view = AllowList({
     ev.Shuffled: to_nobody,  # the piles' order is no seat's to see
     ev.SpellDrawn: _own_card_only,
     ev.SpellSold: _own_card_only,
+    ev.Answered: _own_only,
+    ev.AutoPassSet: _own_only,
     **dict.fromkeys(
         (ev.DignitariesPlaced, ev.FavoursRevealed, ev.CustomersRevealed, ev.CurseDrawn, ev.PeopleChosen,
          ev.DeedRoundsBegan, ev.DeedBought, ev.DeedPassed, ev.CustomerPicked, ev.CardChanged, ev.CustomerPlaced,
          ev.CustomerMoved, ev.LevelGained, ev.Gained, ev.PrivilegeClaimed, ev.GuildPlaced, ev.FavourTaken,
          ev.FavourUsed, ev.DignitaryActivated, ev.DignitaryMoved, ev.SpellCast, ev.ExtraSpell, ev.Responders,
-         ev.Passed, ev.TurnEnded, ev.Exchanged, ev.RoyalOrder, ev.ScoringChosen, ev.PeopleScored, ev.GameOver),
+         ev.TurnEnded, ev.Exchanged, ev.RoyalOrder, ev.ScoringChosen, ev.PeopleScored, ev.GameOver),
         to_everyone,
     ),
 })

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain.tavern_masters.content import CardDef, Effect, definitions, instances
 from domain.tavern_masters.phases import DEAL, HAND_LIMIT
-from domain.tavern_masters.scoring import GOAL, MAX_TIE_ROUNDS, ROUND_CAP
+from domain.tavern_masters.scoring import GOAL, MAX_TIE_ROUNDS
 from domain.tavern_masters.state import CHALLENGE_ROUNDS
 from domain.tavern_masters.terms import drink_type
 from projections.content.model import Content, Item, amount, article
@@ -104,7 +104,7 @@ RULES = (
     f"Patrons leave unless something they Like is in the Tavern. Keep at most {HAND_LIMIT} cards "
     "(one more with Dirty Deeds).",
     f"Competitive: the first to {GOAL} Gold ends the match and the most Gold wins (a tie plays up to "
-    f"{MAX_TIE_ROUNDS} more rounds; the match stops after round {ROUND_CAP}).",
+    f"{MAX_TIE_ROUNDS} more rounds; the match stops after round 10 unless the round_cap option says 20 or no cap).",
     f"Co-operative: the table wins together if every player has {GOAL} Gold after the challenge's rounds "
     f"({CHALLENGES}), and loses together otherwise. Solo: reach {GOAL} Gold within those rounds.",
     "Dirty Deeds (option): a deed card needs its agent in your Tavern; its target may cancel it with City Watch.",

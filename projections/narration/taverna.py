@@ -78,7 +78,9 @@ SENTENCES = {
     ev.SpellSold: lambda e, n: f"{n.seat(e.seat)} sold {n.card(e.card, 'a spell')} face down.",
     ev.ExtraSpell: lambda e, n: f"{n.seat(e.seat)} may cast a second spell this turn.",
     ev.Responders: _responders,
-    ev.Passed: lambda e, n: f"{n.seat(e.seat)} cast no instant spell.",
+    ev.Answered: lambda e, n: f"{n.seat(e.seat)} answered the prompt: "
+    + (f"cast {n.card(e.cast.card)}." if e.cast is not None else "no instant spell."),  # its seat alone reads it
+    ev.AutoPassSet: lambda e, n: f"{n.seat(e.seat)} turned always-pass {'on' if e.on else 'off'}.",  # likewise
     ev.TurnEnded: lambda e, n: f"{n.seat(e.seat)} ended their turn.",
     ev.Exchanged: lambda e, n: f"{n.seat(e.seat)} exchanged {amount(e.spells, 'spell')} for coins and "
     f"{amount(e.privileges, 'privilege')} for points.",

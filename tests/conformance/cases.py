@@ -16,12 +16,18 @@ CASES: list[Case] = [
     Case("heros-tavern", 3, {}, 200),
     Case("heros-tavern", 4, {}, 200),
     Case("heros-tavern", 5, {}, 200),
+    Case("heros-tavern", 5, {"finite_tokens": True}, 50),  # the box's 50 of each, shared out when short
+    Case("heros-tavern", 3, {"zero_entertainment_second": True}, 25),
     Case("mercenaries", 2, {"best_of": 1}, 200),
     Case("mercenaries", 2, {"best_of": 3}, 200),
+    Case("mercenaries", 2, {"best_of": 3, "ava_trash": "lowest_overall"}, 50),
     Case("taverna", 2, {}, 200),
     Case("taverna", 3, {}, 200),
     Case("taverna", 4, {}, 200),
     Case("taverna", 5, {}, 200),
+    # the text's readings where a ruling narrows it (seeds/taverna/RULINGS.md 14, 23)
+    Case("taverna", 2, {"repeat_favour_kinds": True, "repeat_privilege_right": True}, 25),
+    Case("taverna", 4, {"repeat_favour_kinds": True, "repeat_privilege_right": True}, 25),
 ]
 
 # Tavern Masters: 200+ random matches per mode, seats 1 to 6, with and without Dirty Deeds (fewer
@@ -40,4 +46,5 @@ CASES += [
     Case(TM, 3, {"mode": "cooperative", "challenge": "wasted", "dirty_deeds": True}, 5),
     Case(TM, 2, {"mode": "solo", "challenge": "sloshed"}, 5),
     Case(TM, 4, {"mode": "competitive", "challenge": "hammered", "dirty_deeds": True}, 5),
+    Case(TM, 2, {"mode": "competitive", "round_cap": 20}, 10),  # round_cap 0 is not for random bots
 ]

@@ -23,7 +23,8 @@ def test_the_registry_finds_the_game():
 @pytest.mark.parametrize("seats", [3, 4, 5])
 def test_three_to_five_seats_with_defaults_filled_in(seats):
     setup = GAME.setup(seats)
-    assert setup.seats == seats and setup.options == {"shopkeeper_cap": False}
+    assert setup.seats == seats
+    assert setup.options == {"shopkeeper_cap": False, "zero_entertainment_second": False, "finite_tokens": False}
 
 
 @pytest.mark.parametrize("seats", [0, 1, 2, 6])
@@ -43,7 +44,8 @@ def test_unknown_options_and_bad_values_are_refused(options):
 
 
 def test_an_option_value_is_kept():
-    assert GAME.setup(3, {"shopkeeper_cap": True}).options == {"shopkeeper_cap": True}
+    assert GAME.setup(3, {"shopkeeper_cap": True}).options == {
+        "shopkeeper_cap": True, "zero_entertainment_second": False, "finite_tokens": False}
 
 
 def test_the_deck_holds_118_cards_in_the_rulebook_counts():

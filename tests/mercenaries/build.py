@@ -48,7 +48,9 @@ def position(p0: Player | None = None, p1: Player | None = None, *, best_of: int
     base = initial(GAME.setup(2, {"best_of": best_of}))
     players = (p0 or player(0), p1 or player(1))
     defaults: dict[str, Any] = {"number": 1, "active": 0, "turn": 5, "phase": AFTERNOON}
-    return replace(base, players=players, **{**defaults, **fields})
+    fields = {**defaults, **fields}
+    fields.setdefault("dawn_gold", players[fields["active"]].gold)  # as TurnBegan records it
+    return replace(base, players=players, **fields)
 
 
 def send(state: State, seat: int, command: Command, rng: Rng | None = None) -> tuple[list[Event], State]:

@@ -8,7 +8,8 @@ from msgspec.structs import replace
 from domain.mercenaries import events as ev
 from domain.mercenaries.commands import Contract, DeclareAttack, EndPhase, GoAllIn
 from domain.mercenaries.content import deck_of
-from domain.mercenaries.state import AFTERNOON, MORNING
+from domain.mercenaries.state import AFTERNOON, MORNING, Step
+from domain.mercenaries.turns import begin_turn
 from tests.mercenaries.build import Dice, card, merc, of_type, player, position, refused, send
 
 
@@ -73,3 +74,28 @@ def test_the_all_in_turn_still_allows_one_contract():
     _, after = send(morning(player(0, hp=10)), 0, GoAllIn())
     _, hired = send(after, 0, Contract(card=after.players[0].hand[0]))
     assert refused(hired, 0, Contract(card=after.players[0].hand[1])) == "already_contracted"
+
+
+def test_the_gold_condition_counts_the_gold_held_before_the_mornings_income():
+    """The Morning pays its 10 Gold before any command: a player who began it with 5 Gold may go All In."""
+    state = position(player(0, gold=30), player(1, gold=5), active=0, treasury=150)
+    step = Step(state)
+    begin_turn(step, 1, Dice())
+    assert step.state.players[1].gold == 15 and step.state.dawn_gold == 5
+    events, _ = send(step.state, 1, GoAllIn())
+    assert events[0] == ev.AllInDeclared(seat=1, donated=15, hp_lost=50)
+    rich = position(player(0, gold=30), player(1, gold=10), active=0, treasury=150)
+    step = Step(rich)
+    begin_turn(step, 1, Dice())
+    assert refused(step.state, 1, GoAllIn()) == "all_in_not_allowed"
+
+
+def test_all_in_after_a_contract_still_gives_the_turns_free_contract():
+    p0 = player(0, hp=15, gold=40, hand=(card(0, "5"),))
+    _, hired = send(morning(p0), 0, Contract(card=card(0, "5")))
+    _, after = send(hired, 0, GoAllIn())
+    assert not after.contracted and card(0, "5") in after.players[0].deck + after.players[0].hand
+    free = after.players[0].hand[0]
+    events, again = send(after, 0, Contract(card=free))
+    assert events[0].cost == 0 and again.contracted
+    assert refused(again, 0, Contract(card=again.players[0].hand[0])) == "already_contracted"

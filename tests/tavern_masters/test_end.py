@@ -3,9 +3,10 @@ the Challenge Chart's rounds."""
 
 from __future__ import annotations
 
+from domain.kernel import play
 from domain.tavern_masters import GAME
+from domain.tavern_masters.bot import GreedyBot
 from domain.tavern_masters.commands import Done
-from domain.tavern_masters.scoring import ROUND_CAP
 from domain.tavern_masters.state import CHALLENGE_ROUNDS
 from tests.tavern_masters.helpers import make, send
 
@@ -56,8 +57,26 @@ def test_ties_share_the_win_after_three_extra_rounds():
 
 
 def test_round_cap_ends_a_competitive_match():
-    state = night_end([5, 7], round=ROUND_CAP)
+    state = night_end([5, 7], round=10)
     assert GAME.result(state).winners == (1,) and GAME.result(state).details["reason"] == "round_cap"
+
+
+def test_without_the_round_cap_a_competitive_match_plays_on_as_the_rulebook_does():
+    spec = next(s for s in GAME.options if s.name == "round_cap")
+    assert spec.default == 10 and 0 in spec.choices and spec.description
+    state = night_end([5, 7], round=10, round_cap=0)
+    assert GAME.result(state) is None and state.round == 11
+    state = night_end([5, 21], round=14, round_cap=0)
+    assert GAME.result(state).winners == (1,)
+    for index in range(5):  # seats that fall back to the greedy bot still finish such a match
+        table = play(GAME, GAME.setup(3, {"round_cap": 0}), f"uncapped-{index}", [GreedyBot() for _ in range(3)])
+        assert GAME.result(table.state).details["reason"] != "round_cap"
+
+
+def test_a_lone_competitive_seat_under_twenty_gold_at_the_cap_has_not_won():
+    state = night_end([0], round=10)
+    assert GAME.result(state).winners == () and GAME.result(state).details["reason"] == "round_cap"
+    assert GAME.result(night_end([20], round=4)).winners == (0,)
 
 
 def test_cooperative_all_win_or_all_lose_after_the_chosen_rounds():

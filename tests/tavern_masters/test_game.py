@@ -19,7 +19,8 @@ class Shout(Command, frozen=True):
 def test_registered_with_one_to_six_seats_and_its_options():
     game = get_game("tavern-masters")
     assert game is GAME and (game.min_seats, game.max_seats) == (1, 6)
-    assert game.setup(1, {"mode": "solo"}).options == {"mode": "solo", "challenge": "buzzed", "dirty_deeds": False}
+    assert game.setup(1, {"mode": "solo"}).options == {
+        "mode": "solo", "challenge": "buzzed", "dirty_deeds": False, "round_cap": 10}
     assert isinstance(make_bot(game, "greedy"), GreedyBot)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.kernel import Table
 from domain.tavern_masters import GAME
 from domain.tavern_masters.commands import KeepHand, Mulligan, PickCard
+from domain.tavern_masters.events import MulliganChosen
 from domain.tavern_masters.setup import needs_mulligan
 from tests.tavern_masters.helpers import make, refused, send
 
@@ -63,6 +64,17 @@ def test_solo_draws_four_three_two_one():
     assert len(t.state.discards["tavern"]) == 3 + 2 + 1
 
 
+def test_solo_mode_with_several_seats_drafts_as_any_multi_seat_table():
+    """The single-player draw is for one seat; the Challenge Chart with several keeps their setup (ruling 7)."""
+    t = table(2, mode="solo")
+    assert [len(p.packet) for p in t.state.players] == [4, 4]
+    pick_first(t)
+    assert [len(p.packet) for p in t.state.players] == [3, 3] and t.state.draft_step == 1
+    for _ in range(2):
+        pick_first(t)
+    assert [len(p.hand) for p in t.state.players] == [3, 3]
+
+
 def test_draft_errors():
     t = table(2)
     refused(t.state, 0, PickCard(card=t.state.players[1].packet[0]), "card_not_in_packet")
@@ -77,7 +89,18 @@ def test_mulligan_only_without_a_drink_costing_two_or_less():
     dear = make(phase="mulligan", players=[{"hand": ("elven-wine-1", "dragonfire-brandy-1", "meat-pie-1")}])
     assert needs_mulligan(dear, 0)
     refused(cheap, 0, Mulligan(), "no_mulligan")
-    refused(cheap, 0, KeepHand(), "no_mulligan")
+    assert GAME.legal(cheap, 0) == [KeepHand()] and GAME.legal(dear, 0) == [Mulligan(), KeepHand()]
+
+
+def test_every_seat_answers_the_mulligan_so_keeping_tells_nothing():
+    """Rules before issue 21 asked only the seats without a cheap Drink, telling everyone who they were."""
+    hands = [{"hand": ("elven-wine-1", "dragonfire-brandy-1", "meat-pie-1")}, {"hand": ("dwarven-ale-1",)}]
+    state = make(phase="mulligan", round=0, players=hands)
+    kept, events = send(state, 1, KeepHand())  # seat 1 could not have mulliganed; it answers all the same
+    assert events == [MulliganChosen(seat=1, take=False)] and kept.phase == "mulligan"
+    kept, _ = send(kept, 0, KeepHand())
+    assert kept.phase == "day"
+    refused(kept, 1, KeepHand(), "not_mulligan")
     refused(make(phase="day"), 0, Mulligan(), "not_mulligan")
 
 
@@ -86,6 +109,8 @@ def test_mulligan_discards_and_draws_as_many_then_round_one_begins():
     state = make(phase="mulligan", round=0, players=hands)
     top = state.decks["tavern"][:3]
     state, _ = send(state, 0, Mulligan())
+    assert state.phase == "mulligan"  # seat 1 has not answered yet
+    state, _ = send(state, 1, KeepHand())
     assert state.players[0].hand == top
     assert set(state.discards["tavern"]) == {"elven-wine-1", "dragonfire-brandy-1", "meat-pie-1"}
     assert (state.phase, state.round) == ("day", 1)
@@ -95,4 +120,5 @@ def test_mulligan_discards_and_draws_as_many_then_round_one_begins():
 def test_keeping_the_hand():
     state = make(phase="mulligan", round=0, players=[{"hand": ("meat-pie-1",)}, {"hand": ("dwarven-ale-1",)}])
     state, _ = send(state, 0, KeepHand())
+    state, _ = send(state, 1, KeepHand())
     assert state.players[0].hand == ("meat-pie-1",) and state.phase == "day"

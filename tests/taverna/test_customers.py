@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.taverna import events as ev
-from domain.taverna.commands import EndTurn, PickCustomer, PlaceCustomer
+from domain.taverna.commands import EndTurn, Pass, PickCustomer, PlaceCustomer
 from domain.taverna.content import TOP
 from tests.taverna.helpers import GAME, act, at_step, card, game_state, player, refused, tavern
 
@@ -136,8 +136,8 @@ def test_end_turn_refills_the_row_and_passes_on():
     state = game_state()
     state, _ = act(state, 0, GAME.legal(state, 0)[0])
     state, _ = act(state, 0, next(c for c in GAME.legal(state, 0) if isinstance(c, PlaceCustomer)))
-    while state.turn.responders:
-        state, _ = act(state, state.turn.responders[0], GAME.legal(state, state.turn.responders[0])[-1])
+    for seat in state.turn.responders:  # every opponent asked answers
+        state, _ = act(state, seat, Pass())
     deck = len(state.customer_deck)
     state, _ = act(state, 0, EndTurn())
     assert len(state.row) == 4 and len(state.customer_deck) == deck - 1

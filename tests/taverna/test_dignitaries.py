@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.taverna import events as ev
 from domain.taverna.commands import ActivateDignitary as Activate
+from domain.taverna.commands import PlaceCustomer
 from tests.taverna.helpers import GAME, act, at_step, game_state, player, refused, tavern
 
 # game_state: notary in t1, gob'trotter in t2, princess in t3, ambassador in t4
@@ -57,11 +58,12 @@ def test_gobtrotter_two_different_tokens_for_five_coins_and_six_points():
     assert after.guild_supply == {"beer": 4, "lyre": 3, "book": 3}
 
 
-def test_gobtrotter_never_two_identical_symbols_in_a_tavern():
-    state = placed_in("t2")  # t5 prints beer
-    assert refused(state, 0, Activate(dignitary="gobtrotter", tavern="t5", guilds=("beer",))) == "bad_target"
-    one, _ = act(state, 0, Activate(dignitary="gobtrotter", tavern="t5", guilds=("lyre",)))
-    assert one.players[0].coins == 12 and one.players[0].points == 3
+def test_gobtrotter_never_two_identical_tokens_in_a_tavern_but_a_printed_symbol_may_repeat():
+    state = placed_in("t2")  # t5 prints beer: the rulebook forbids only two identical tokens
+    beer, _ = act(state, 0, Activate(dignitary="gobtrotter", tavern="t5", guilds=("beer",)))
+    assert beer.taverns["t5"].guilds == ("beer",) and beer.players[0].points == 3
+    again = tavern(state, "t5", guilds=("lyre",))
+    assert refused(again, 0, Activate(dignitary="gobtrotter", tavern="t5", guilds=("lyre",))) == "bad_target"
 
 
 def test_princess_takes_favours_and_the_castle_is_refilled():
@@ -122,9 +124,20 @@ def test_two_privileges_buy_one_more_activation_never_the_same_dignitary():
     assert refused(after, 0, Activate(dignitary="notary", tavern="t2", space=0)) == "dignitary_used"
 
 
-def test_dignitaries_wait_for_the_placement():
-    state = at_step(game_state(), "place", tavern="")
-    assert refused(state, 0, Activate(dignitary="notary", tavern="t5", space=0)) == "wrong_step"
+def test_the_tavern_right_waits_for_the_placement_two_privileges_do_not():
+    """Ruling 8: "at any time during your turn": the Notary first, to co-own the tavern one is about to fill."""
+    state = at_step(game_state(), "place", people="dwarf", tavern="")
+    notary = Activate(dignitary="notary", tavern="t2", space=0)
+    assert refused(state, 0, notary) == "no_activation_right"  # no placement yet: no tavern right
+    rich = player(state, 0, privileges=2)
+    assert notary in GAME.legal(rich, 0)
+    owner, events = act(rich, 0, notary)
+    assert ev.DignitaryActivated(seat=0, dignitary="notary", tavern="t2", cost=0, via="privileges") in events
+    assert owner.taverns["t2"].deeds[0] == 0 and owner.turn.step == "place"
+    coins = owner.players[0].coins
+    placed, _ = act(owner, 0, PlaceCustomer(tavern="t2", table=1))
+    assert placed.players[0].coins == coins + 3  # the placement pays its new owner
+    assert refused(at_step(game_state(), "pick"), 0, notary) == "wrong_step"
     assert refused(placed_in("t1"), 1, Activate(dignitary="notary", tavern="t5", space=0)) == "not_your_turn"
 
 

@@ -44,15 +44,26 @@ def test_a_tile_of_another_people():
     assert placed.players[0].levels == (0, 0, 1, 0) and placed.tiles["orc"] == 8
 
 
-def test_card_favours_wait_for_the_pick_and_others_for_the_placement():
+def test_favours_wait_for_the_pick_and_card_favours_end_with_the_placement():
     change, level = favour("change_guild"), favour("level")
     state = player(game_state(), 0, favours=(change, level))
     assert refused(state, 0, UseFavour(favour=change, from_guild="beer", guild="lyre")) == "wrong_step"
     placing = at_step(state, "place", guilds=("beer",))
-    assert refused(placing, 0, UseFavour(favour=level, people="elf")) == "wrong_step"
+    assert UseFavour(favour=level, people="elf") in GAME.legal(placing, 0)  # "at any time": before placing too
     acting = at_step(state, "act", tavern="t1", guilds=("beer",))
     assert refused(acting, 0, UseFavour(favour=change, from_guild="beer", guild="lyre")) == "wrong_step"
     assert refused(acting, 1, UseFavour(favour=level, people="elf")) == "not_your_turn"
+
+
+def test_a_guild_token_before_placing_makes_a_feast():
+    """Ruling 22: favours at any step of one's turn; a beer token first, then the beer card's Feast."""
+    tile = favour("guild_token")
+    state = at_step(player(game_state(), 0, favours=(tile,)), "place", people="elf", guilds=("beer",),
+                    card_id=card(("elf",), ("beer",)))
+    plain, _ = act(state, 0, PlaceCustomer(tavern="t2", table=0))  # t2 prints a lyre: no Feast
+    token, _ = act(state, 0, UseFavour(favour=tile, tavern="t2", guild="beer"))
+    feast, _ = act(token, 0, PlaceCustomer(tavern="t2", table=0))
+    assert feast.players[0].coins == plain.players[0].coins + 3
 
 
 def test_level_favour():
@@ -64,9 +75,11 @@ def test_level_favour():
 def test_guild_token_favour_scores():
     tile = favour("guild_token")
     state = holding(tile, "act", tavern="t1")
-    assert refused(state, 0, UseFavour(favour=tile, tavern="t1", guild="beer")) == "bad_target"  # t1 prints beer
+    assert UseFavour(favour=tile, tavern="t1", guild="beer") in GAME.legal(state, 0)  # t1 prints beer: allowed
     after, _ = act(state, 0, UseFavour(favour=tile, tavern="t1", guild="book"))
     assert after.taverns["t1"].guilds == ("book",) and after.players[0].points == 3
+    assert refused(tavern(state, "t1", guilds=("book",)), 0, UseFavour(favour=tile, tavern="t1", guild="book")) \
+        == "bad_target"  # two identical tokens: never
 
 
 def test_move_a_customer_pays_owners_and_may_give_a_level_and_the_privilege():

@@ -85,12 +85,24 @@ def test_two_seats_choose_twice_king_track_then_queen_track():
     state = player(state, 1, levels=(2, 0, 1, 0))
     state = tavern(state, "t1", deeds=(0, 1, -1))
     state, _ = act(at_step(state, "act", seat=1, tavern="t1"), 1, EndTurn())
-    assert state.royal_order == (1, 0, 0, 1)
+    assert state.royal_order == (1, 0)
     for seat, option in [(1, "king"), (0, "coins"), (0, "archmage"), (1, "queen")]:
         assert refused(state, 1 - seat, ChooseScoring(option=option)) == "not_your_turn"
         state, _ = act(state, seat, ChooseScoring(option=option))
     assert state.phase == "over" and state.players[0].scorings == ("coins", "archmage")
     assert state.royal_taken == ("king", "coins", "archmage", "queen")
+
+
+def test_two_seats_order_the_queens_round_after_the_kings_plus_one():
+    """Seat 0 leads the Queen's (orc) track until seat 1 takes the King: +1 on every track ties the orcs,
+    and the next track to the right (humans) now puts seat 1 first."""
+    state = replace(game_state(2), king="elf", queen="orc", turns_played=15)
+    state = player(state, 0, levels=(1, 0, 2, 0))
+    state = player(state, 1, levels=(2, 0, 1, 0))
+    state, _ = act(at_step(state, "act", seat=1, tavern="t1"), 1, EndTurn())
+    state, _ = act(state, 1, ChooseScoring(option="king"))
+    state, events = act(state, 0, ChooseScoring(option="coins"))
+    assert events[-1] == ev.RoyalOrder(order=(1, 0)) and state.royal_order == (1, 0)
 
 
 def test_a_tie_is_a_shared_win():

@@ -1,4 +1,4 @@
-"""Spells: one a turn, costs, effects from the vocabulary, instant answers in opponents' turns, selling."""
+"""Spells: one a turn, costs, effects from the vocabulary, selling (instant answers: test_prompts.py)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ import pytest
 from msgspec.structs import replace
 
 from domain.taverna import events as ev
-from domain.taverna.commands import CastSpell, EndTurn, Pass, PlaceCustomer, SellSpell
-from domain.taverna.content import SPELLS
+from domain.taverna.commands import CastSpell, SellSpell
 from domain.taverna.views import event_view, hidden, view
-from tests.taverna.helpers import GAME, act, at_step, game_state, give, player, refused, spell, tavern
+from tests.taverna.helpers import GAME, act, at_step, game_state, give, player, refused, spell
 
 
 def acting(hand: tuple[str, ...], seat: int = 0, **changes):
@@ -105,81 +104,3 @@ def test_hands_are_hidden_from_the_others():
     assert event_view(ev.Shuffled(spells=(), customers=(), favours=()), 0) is None
     drawn = ev.SpellDrawn(seat=0, card=card)
     assert event_view(drawn, 1) == ev.SpellDrawn(seat=0, card="") and event_view(drawn, 0) == drawn
-
-
-def placing_with_answers(hands: dict[int, tuple[str, ...]], deeds=(-1, -1, -1), seats: int = 3):
-    state = tavern(game_state(seats), "t1", deeds=deeds)
-    for seat, hand in hands.items():
-        state = give(state, seat, *hand)
-    return at_step(state, "place", people="dwarf")
-
-
-def test_instant_answers_are_offered_in_turn_order_to_those_who_can():
-    tip1, tip2 = spell("Lucky Tip"), spell("Lucky Tip", 1)
-    gossip = spell("Court Gossip")  # answers a dignitary, not a placement
-    state = placing_with_answers({1: (gossip,), 2: (tip1,), 0: (tip2,)})
-    after, events = act(state, 0, PlaceCustomer(tavern="t1", table=1))
-    assert ev.Responders(moment="placement", seats=(2,)) in events  # seat 1 has no placement spell
-    assert GAME.legal(after, 2) == [CastSpell(card=tip1), Pass()]
-    assert GAME.legal(after, 0) == [] and GAME.legal(after, 1) == []
-    assert refused(after, 0, EndTurn()) == "awaiting_responses"
-    assert refused(after, 1, Pass()) == "not_asked"
-    answered, _ = act(after, 2, CastSpell(card=tip1))
-    assert answered.players[2].coins == 17 and answered.turn.responders == ()
-    assert answered.turn.responded == (2,)
-    assert EndTurn() in GAME.legal(answered, 0)
-
-
-def test_passing_moves_on_to_the_next_seat():
-    tip1, tip2 = spell("Lucky Tip"), spell("Lucky Tip", 1)
-    state = placing_with_answers({1: (tip1,), 2: (tip2,)})
-    after, _ = act(state, 0, PlaceCustomer(tavern="t1", table=1))
-    assert after.turn.responders == (1, 2)
-    after, _ = act(after, 1, Pass())
-    assert after.turn.responders == (2,)
-    after, _ = act(after, 2, Pass())
-    assert after.turn.responders == () and after.players[1].hand == (tip1,)
-
-
-def test_seats_that_cannot_pay_or_apply_are_never_asked():
-    revel = spell("Shared Revel")  # only for an owner of the tavern just played
-    eavesdrop = spell("Eavesdrop")  # costs 1, answers a dignitary
-    state = placing_with_answers({1: (revel,), 2: (spell("Shared Revel", 1),)}, deeds=(1, -1, -1))
-    after, _ = act(state, 0, PlaceCustomer(tavern="t1", table=1))
-    assert after.turn.responders == (1,)
-    answered, _ = act(after, 1, CastSpell(card=revel))
-    assert answered.players[1].coins == 15 + 3 + 3  # income, then the spell
-    # a dignitary moment: seat 2 is broke
-    from domain.taverna.commands import ActivateDignitary
-
-    poor = player(player(answered, 2, hand=(eavesdrop,), coins=0), 1, hand=(spell("Eavesdrop", 1),))
-    moved, _ = act(poor, 0, ActivateDignitary(dignitary="notary", tavern="t5", space=0))
-    assert moved.turn.responders == ()  # seat 1 already cast this turn, seat 2 cannot pay
-
-
-def test_one_answer_per_opponent_turn_and_only_the_named_moment():
-    tip, gossip = spell("Lucky Tip"), spell("Court Gossip")
-    state = placing_with_answers({1: (tip, gossip)})
-    after, _ = act(state, 0, PlaceCustomer(tavern="t1", table=1))
-    assert refused(after, 1, CastSpell(card=gossip)) == "not_instant"
-    assert CastSpell(card=gossip) not in GAME.legal(after, 1)
-
-
-def test_instant_spells_are_cast_on_ones_own_turn_too():
-    tip = spell("Lucky Tip")
-    assert CastSpell(card=tip) in GAME.legal(acting((tip,)), 0)
-    assert SPELLS[tip].instant == "placement"
-
-
-def test_an_answer_again_in_the_next_opponents_turn_and_the_view_names_who_is_asked():
-    tip1, tip2 = spell("Lucky Tip"), spell("Lucky Tip", 1)
-    state = placing_with_answers({2: (tip1, tip2)})
-    after, _ = act(state, 0, PlaceCustomer(tavern="t1", table=1))
-    assert view(after, 0).waiting_for == (2,)
-    after, _ = act(after, 2, CastSpell(card=tip1))
-    assert view(after, 0).waiting_for == (0,)
-    after, _ = act(after, 0, EndTurn())
-    assert after.turn.seat == 1 and after.turn.responded == ()
-    after = at_step(after, "place", seat=1, people="dwarf")
-    _, events = act(after, 1, PlaceCustomer(tavern="t1", table=2))
-    assert ev.Responders(moment="placement", seats=(2,)) in events

@@ -28,6 +28,8 @@ async def test_games_lists_heros_tavern_with_its_schemas(api):
     assert (ht["min_seats"], ht["max_seats"]) == (3, 5)
     assert {"commands", "events", "view"} <= set(ht["schemas"])
     assert "PickCard" in json.dumps(ht["schemas"]["commands"])
+    finite = next(option for option in ht["options"] if option["name"] == "finite_tokens")
+    assert finite["default"] is False and "50" in finite["description"]  # each option says what it does
 
 
 async def test_create_answers_201_with_tokens_and_seed_commitment(api):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.games import get_game
 from tests.service.client import bearer
 from tests.service.online.lobby_client import Person
 
@@ -67,7 +68,7 @@ async def test_a_match_with_open_seats_answers_only_the_hosts_token_and_is_liste
     assert entry["game"] == "heros-tavern" and entry["free"] == [1, 2] and entry["host"] == "Host"
     assert entry["seats"][0] == {"seat": 0, "name": "Host", "bot": False}
     assert entry["seats"][1]["name"] is None
-    assert entry["options"] == {"shopkeeper_cap": entry["options"]["shopkeeper_cap"]}
+    assert entry["options"] == {option.name: option.default for option in get_game("heros-tavern").options}
     other = (await api.get("/v1/lobby", params={"game": "taverna"})).json()
     assert created["match_id"] not in str(other)
     view = (await api.get(f"/v1/matches/{created['match_id']}/view", headers=bearer(host.seat_token))).json()

@@ -1,0 +1,48 @@
+"""Match options for the rulings that narrow the text (RULINGS.md 14, 23): the text's reading on request."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.taverna.commands import ActivateDignitary, UseFavour
+from domain.taverna.content import FAVOURS
+from tests.taverna.helpers import GAME, act, at_step, game_state, player, refused
+
+
+def test_the_options_are_declared_with_their_reasons():
+    declared = {spec.name: spec for spec in GAME.options}
+    for name in ("repeat_favour_kinds", "repeat_privilege_right"):
+        assert declared[name].default is False and declared[name].description
+    assert GAME.setup(3, {"repeat_favour_kinds": True}).options["repeat_favour_kinds"] is True
+
+
+def two_second_spells(**options):
+    tiles = tuple(f for f, tile in FAVOURS.items() if tile.kind == "second_spell")[:2]
+    state = replace(game_state(), **options)
+    return at_step(player(state, 0, favours=tiles, hand=("ta-sp-01", "ta-sp-02")), "act", tavern="t1")
+
+
+def test_one_favour_of_a_kind_a_turn_unless_the_option_allows_more():
+    state = two_second_spells()
+    first, second = state.players[0].favours
+    used, _ = act(state, 0, UseFavour(favour=first))
+    assert refused(used, 0, UseFavour(favour=second)) == "favour_kind_used"
+    state = two_second_spells(repeat_favour_kinds=True)
+    used, _ = act(state, 0, UseFavour(favour=first))
+    assert UseFavour(favour=second) in GAME.legal(used, 0)
+    twice, _ = act(used, 0, UseFavour(favour=second))
+    assert twice.turn.spells_allowed == 3
+
+
+def test_one_two_privilege_activation_a_turn_unless_the_option_allows_more():
+    for repeat in (False, True):
+        state = player(replace(game_state(), repeat_privilege_right=repeat), 0, privileges=4)
+        state = at_step(state, "act", tavern="t1")  # the notary is here; the others need privileges
+        once, _ = act(state, 0, ActivateDignitary(dignitary="princess", tavern="t5", favours=state.castle[:1]))
+        again = ActivateDignitary(dignitary="ambassador", tavern="t5", peoples=("dwarf",))
+        if repeat:
+            twice, _ = act(once, 0, again)
+            assert twice.players[0].privileges == 0 and twice.turn.dignitaries == ("princess", "ambassador")
+        else:
+            assert once.players[0].privileges == 2 and again not in GAME.legal(once, 0)
+            assert refused(once, 0, again) == "no_activation_right"
