@@ -32,7 +32,8 @@ def status(game: Game, state: Any, version: int) -> str:
 def envelope(game: Game, match_id: str, state: Any, version: int, seat: Seat | None, view: Any = None) -> ViewEnvelope:
     """The envelope of ``seat``; ``view``, when given, is ``game.view(state, seat)`` built already."""
     result = game.result(state)
-    legal = game.legal(state, seat) if seat is not None and result is None else []
+    # nothing is legal before the opening deal (a seat-entropy match waits for it at version 0)
+    legal = game.legal(state, seat) if seat is not None and result is None and version > 0 else []
     if view is None:
         view = game.view(state, seat)
     return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result)

@@ -17,7 +17,8 @@ async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
         match_id = scope["path_params"]["match_id"]
         match, seat = await authorize(app.state.runtime, match_id, asgi.header(scope, b"authorization") or "")
         try:
-            last_id = int(asgi.header(scope, b"last-event-id") or 0)
+            # without one, every view is new to the client, the waiting one at version 0 too
+            last_id = int(asgi.header(scope, b"last-event-id") or -1)
         except ValueError as problem:
             raise ApiError(400, "bad_last_event_id", "Last-Event-ID is a version number") from problem
     except ApiError as problem:
