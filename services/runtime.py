@@ -59,7 +59,9 @@ class Runtime:
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()
         events_link, queue_link, waiter = self.links
-        self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same, link=events_link)
+        self.store = EventStore(
+            self.events, settings.idempotency_ttl_s, same, events_link, settings.idempotency_refusal_ttl_s
+        )
         self.matches = Matches(self.events, self.store)
         self.folds = Folds(self.store)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)

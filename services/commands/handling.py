@@ -17,7 +17,9 @@ from domain.kernel import Command, Rng, RulesError
 from services.commands.folds import Folded, Folds
 from services.commands.matches import Match
 from services.commands.schemas import Accepted, error
+from services.commands.strict import MAX_VERSION, REFUSED, nesting_within
 from services.ops import logs
+from services.ops.limits import JSON_DEPTH
 from services.ops.metrics import Metrics
 from services.store import keys
 from services.store.event_store import Cause, EventStore, seal
@@ -38,8 +40,11 @@ class BadCommand(Exception):
 _typed: dict[str, msgspec.json.Decoder] = {}  # game id -> a decoder of its commands
 
 
-def decode_command(match: Match, body: bytes) -> tuple[Command, int | None]:
-    """The command and its ``expected_version``; BadCommand for anything msgspec refuses."""
+def decode_command(match: Match, body: bytes, depth: int = JSON_DEPTH) -> tuple[Command, int | None]:
+    """The command and its ``expected_version``; BadCommand for anything msgspec refuses, or
+    anything nested deeper than ``depth``."""
+    if not nesting_within(body, depth):
+        raise BadCommand(f"JSON nested more than {depth} deep")
     if b"expected_version" not in body:
         # most commands: decoded straight into their Struct, not through a dict (a tenth of the
         # gateway's own CPU per command); anything refused is tried and worded by the path below
@@ -47,18 +52,18 @@ def decode_command(match: Match, body: bytes) -> tuple[Command, int | None]:
         decoder = _typed.get(game.id) or _typed.setdefault(game.id, msgspec.json.Decoder(game.command_type))
         try:
             return decoder.decode(body), None
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except REFUSED:
             pass
     try:
         raw = msgspec.json.decode(body)
         if not isinstance(raw, dict):
             raise BadCommand("a command is a JSON object")
         expected = raw.pop("expected_version", None)
-        if expected is not None and (type(expected) is not int or expected < 0):
+        if expected is not None and (type(expected) is not int or not 0 <= expected <= MAX_VERSION):
             raise BadCommand("expected_version is a non-negative integer")
         return msgspec.convert(raw, match.game.command_type), expected
-    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
-        raise BadCommand(str(problem)) from problem
+    except REFUSED as problem:
+        raise BadCommand(str(problem) or type(problem).__name__) from problem
 
 
 class Handler:

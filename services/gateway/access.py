@@ -8,9 +8,10 @@ from services.runtime import Runtime
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after_s: int | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.retry_after_s = retry_after_s  # sent as Retry-After (a 429, a 503)
 
 
 async def authorize(runtime: Runtime, match_id: str, authorization: str) -> tuple[Match, int | None]:

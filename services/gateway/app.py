@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,17 +23,19 @@ from projections.chain import export_lines
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
-from services.commands import entropy
+from services.commands import entropy, strict
 from services.commands.matches import Match
 from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
-from services.gateway import access, openapi
+from services.gateway import access, creators, intake, openapi
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
+from services.gateway.rate_limit import RateLimiter, address_of
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
+from services.ops.limits import Limits
 from services.ops.settings import Settings
 from services.projector import worker
 from services.runtime import Runtime
@@ -54,6 +57,7 @@ async def authorize(request: Request) -> tuple[Match, int | None]:
     return await access.authorize(runtime_of(request), request.path_params["match_id"], authorization)
 
 
+@functools.cache  # its JSON schemas cost ~10 ms a game to build, and never change
 def game_info(game_id: str) -> GameInfo:
     game = get_game(game_id)
     options = [{"name": o.name, "choices": list(o.choices), "default": o.default} for o in game.options]
@@ -71,11 +75,14 @@ async def list_games(request: Request) -> Response:
 
 
 async def create_match(request: Request) -> Response:
-    try:
-        asked = msgspec.json.decode(await request.body(), type=CreateMatch)
-    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
-        raise ApiError(400, "bad_request", str(problem)) from problem
     runtime = runtime_of(request)
+    limits = runtime.settings.limits
+    creator = creators.identify(request.headers.get("x-api-key"), limits)
+    await request.app.state.rate.creates(address_of(request.scope), creator)
+    try:
+        asked = strict.decode(await request.body(), CreateMatch, limits.json_depth)
+    except strict.Malformed as problem:
+        raise ApiError(400, "bad_request", str(problem)) from problem
     try:
         created = await runtime.matches.create(
             asked.game, asked.seats, asked.options, asked.bots, asked.bot, asked.seat_entropy
@@ -107,9 +114,12 @@ def int_param(request: Request, name: str, default: int | None) -> int | None:
     if text is None:
         return default
     try:
-        return int(text)
+        value = int(text)
     except ValueError as problem:
         raise ApiError(400, "bad_query", f"{name} is an integer") from problem
+    if abs(value) > strict.MAX_VERSION:
+        raise ApiError(400, "bad_query", f"{name} is out of range")
+    return value
 
 
 async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bool]:
@@ -170,7 +180,8 @@ async def give_entropy(request: Request) -> Response:
     match, seat = await authorize(request)
     runtime = runtime_of(request)
     try:
-        given = await entropy.contribute(runtime.matches, runtime.folds, match, seat, await request.body())
+        body, depth = await request.body(), runtime.settings.limits.json_depth
+        given = await entropy.contribute(runtime.matches, runtime.folds, match, seat, body, depth)
     except entropy.Refused as refusal:
         raise ApiError(refusal.status, refusal.code, refusal.message) from refusal
     if given.opened:
@@ -210,7 +221,8 @@ async def bench_floor(request: Request) -> Response:
 
 async def api_error(request: Request, problem: Exception) -> Response:
     assert isinstance(problem, ApiError)
-    return Response(error(problem.code, problem.message), status_code=problem.status, media_type=JSON)
+    headers = {"retry-after": str(problem.retry_after_s)} if problem.retry_after_s is not None else None
+    return Response(error(problem.code, problem.message), problem.status, headers, media_type=JSON)
 
 
 ROUTES = [
@@ -246,8 +258,11 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             match = await runtime.matches.get(match_id)
             return None if match is None else await current_view(runtime, match, seat)
 
-        hub = Hub(runtime.events, current, runtime.metrics)
+        limits = settings.limits
+        hub = Hub(runtime.events, current, runtime.metrics, send_timeout_s=limits.stream_send_timeout_s,
+                  retry_ms=limits.stream_retry_ms)
         app.state.runtime, app.state.hub = runtime, hub
+        app.state.rate = RateLimiter(runtime.events, limits)
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
         await hub.start()
@@ -266,18 +281,31 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    return Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    gateway.limits = settings.limits
+    return gateway
 
 
+WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}
 
 
 class Gateway(Starlette):
     """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py),
-    with the scope Starlette's router would have given them."""
+    with the scope Starlette's router would have given them. Every request is held to its limits
+    first (intake.py): its headers, and its body read whole."""
+
+    limits = Limits()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
+            try:
+                intake.check_headers(scope, self.limits)
+                if scope["method"] in WITH_BODY:
+                    receive = intake.replay(await intake.read_body(scope, receive, self.limits), receive)
+            except ApiError as problem:
+                await intake.refuse_and_close(send, problem)
+                return
             leaf = scope["path"].rpartition("/")[2]
             handle = BARE.get((scope["method"], leaf))
             if handle is not None and (match_id := match_in(scope["path"], leaf)) is not None:

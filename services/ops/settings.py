@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from services.ops.limits import Limits, limits_from_env
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,7 +14,9 @@ class Settings:
     queue_url: str | None  # RQ and the dirty set; None: the same Redis as the events
     queue_name: str = "tavern"
     log_level: str = "info"
-    idempotency_ttl_s: int = 24 * 3600
+    idempotency_ttl_s: int = 24 * 3600  # an accepted command's answer, for its client's retries
+    # a refusal changes nothing and is decided again on a retry: kept briefly, 0 not at all
+    idempotency_refusal_ttl_s: int = 60
     append_attempts: int = 16  # decides per command before giving up on a busy match (409 contention)
     lease_s: float = 5.0  # how long a projector's claim on a match lasts before another may redo it
     # the longest pause between drain steps (after a step that claimed a full batch; shorter
@@ -22,6 +26,7 @@ class Settings:
     # projects one or two matches a step, at three round trips each, and the worker's CPU per
     # command doubles (deploy/README.md)
     min_tick_s: float = 0.002
+    limits: Limits = field(default_factory=Limits)  # what one client may send, and how fast (services/ops/limits.py)
 
     @property
     def embedded(self) -> bool:
@@ -38,4 +43,7 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         lease_s=float(env.get("TAVERN_LEASE_S", "5")),
         tick_s=float(env.get("TAVERN_TICK_MS", "12")) / 1000,
         min_tick_s=float(env.get("TAVERN_MIN_TICK_MS", "2")) / 1000,
+        idempotency_ttl_s=int(env.get("TAVERN_IDEMPOTENCY_TTL_S", str(24 * 3600))),
+        idempotency_refusal_ttl_s=int(env.get("TAVERN_IDEMPOTENCY_REFUSAL_TTL_S", "60")),
+        limits=limits_from_env(env),
     )

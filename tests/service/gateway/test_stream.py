@@ -98,7 +98,8 @@ async def test_a_stream_opened_before_any_projection_starts_with_the_current_vie
         finally:
             await probe.close()
         version = (await runtime.folds.load(created.match)).version
-        assert chunk.startswith(b"event: view\nid: %d\ndata: " % version) and version > 0
+        # the first frame tells the client when to reconnect (a stream that stalls is closed)
+        assert chunk.startswith(b"retry: 3000\nevent: view\nid: %d\ndata: " % version) and version > 0
         assert json.loads(chunk.split(b"data: ", 1)[1])["seat"] == 2
 
 
