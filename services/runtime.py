@@ -63,7 +63,8 @@ class Runtime:
             self.events, settings.idempotency_ttl_s, same, events_link, settings.idempotency_refusal_ttl_s
         )
         self.matches = Matches(self.events, self.store)
-        self.folds = Folds(self.store)
+        self.folds = Folds(self.store, on_lost=self.matches.forget)
+        self.run_id: str | None = None  # the Redis run this process's caches were filled from
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
         self.projector = Projector(
@@ -126,7 +127,7 @@ class Runtime:
     async def _sweep_forever(self, every_s: float = 1.0) -> None:
         # A worker killed mid-projection leaves a claim (and its job's slot) behind and maybe no
         # job to come: once the lease has expired, queue a drain, which puts the match back and
-        # projects it again.
+        # projects it again. And a Redis that restarted empties this process's caches.
         while True:
             await asyncio.sleep(every_s)
             try:
@@ -136,8 +137,22 @@ class Runtime:
                     expired, dirty, running = await pipe.execute()
                 if expired or (dirty and not running):
                     self._kick.set()
+                await self._check_run()
             except Exception:
                 log.exception("sweep_failed")
+
+    async def _check_run(self) -> None:
+        """A new Redis run (a restart: without persistence it holds nothing of before): drop the caches."""
+        run_id = (await self.events.info("server")).get("run_id")
+        if run_id is not None and self.run_id is not None and run_id != self.run_id:
+            log.warning("redis_restarted", previous=self.run_id, run_id=run_id)
+            self.forget_all()
+        self.run_id = run_id
+
+    def forget_all(self) -> None:
+        self.folds.clear()
+        self.matches.clear()
+        self.handler.forget_tips()
 
 
 def _link(url: str, client: Any) -> resp.Link:

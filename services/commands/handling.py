@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Command, Rng, RulesError
-from services.commands.folds import Folded, Folds
+from services.commands.folds import Folded, Folds, MatchLost
 from services.commands.matches import Match
 from services.commands.schemas import Accepted, error
 from services.commands.strict import MAX_VERSION, REFUSED, nesting_within
@@ -81,6 +81,9 @@ class Handler:
         # and are decided again on a fresh read.
         self._tips: dict[str, Folded] = {}
 
+    def forget_tips(self) -> None:
+        self._tips.clear()
+
     async def submit(
         self, match: Match, seat: int, command: Command, expected: int | None = None, idempotency: str | None = None
     ) -> Answer:
@@ -109,7 +112,11 @@ class Handler:
         for _ in range(self.attempts):
             fresh = folded is None or (expected is not None and expected != folded.version)
             if fresh:
-                folded = await self.folds.load(match)
+                try:
+                    folded = await self.folds.load(match)
+                except MatchLost:
+                    self._tips.pop(match.id, None)
+                    raise
             if expected is not None and expected != folded.version:
                 return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
             try:

@@ -136,6 +136,13 @@ class Matches:
         self._remember(match)
         return match
 
+    def forget(self, match_id: str) -> None:
+        """Drop a match Redis lost: the next get reads its meta again (and finds none)."""
+        self._cache.pop(match_id, None)
+
+    def clear(self) -> None:
+        self._cache.clear()
+
     def _remember(self, match: Match) -> None:
         self._cache[match.id] = match
         if len(self._cache) > self._capacity:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import redis.exceptions
+
 from services.commands import tokens
+from services.commands.folds import MatchLost
 from services.commands.matches import Match
 from services.runtime import Runtime
 
@@ -12,6 +15,18 @@ class ApiError(Exception):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.retry_after_s = retry_after_s  # sent as Retry-After (a 429, a 503)
+
+
+# Redis unreachable (down, restarting, failing over): the client retries after a moment
+OUTAGE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
+def unavailable() -> ApiError:
+    return ApiError(503, "store_unavailable", "the store is unreachable for a moment; send it again", 1)
+
+
+def gone(lost: MatchLost) -> ApiError:
+    return ApiError(410, "match_lost", "the store no longer holds this match (it was lost, e.g. in a restart)")
 
 
 async def authorize(runtime: Runtime, match_id: str, authorization: str) -> tuple[Match, int | None]:

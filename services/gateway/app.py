@@ -24,6 +24,7 @@ from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
 from services.commands import entropy, strict
+from services.commands.folds import MatchLost
 from services.commands.matches import Match
 from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
 from services.gateway import access, creators, intake, openapi
@@ -220,6 +221,10 @@ async def bench_floor(request: Request) -> Response:
 
 
 async def api_error(request: Request, problem: Exception) -> Response:
+    if isinstance(problem, MatchLost):
+        problem = access.gone(problem)
+    elif isinstance(problem, access.OUTAGE):
+        problem = access.unavailable()
     assert isinstance(problem, ApiError)
     headers = {"retry-after": str(problem.retry_after_s)} if problem.retry_after_s is not None else None
     return Response(error(problem.code, problem.message), problem.status, headers, media_type=JSON)
@@ -256,7 +261,10 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async def current(match_id: str, seat: int | None) -> bytes | None:
             match = await runtime.matches.get(match_id)
-            return None if match is None else await current_view(runtime, match, seat)
+            try:
+                return None if match is None else await current_view(runtime, match, seat)
+            except MatchLost:
+                return None
 
         limits = settings.limits
         hub = Hub(runtime.events, current, runtime.metrics, send_timeout_s=limits.stream_send_timeout_s,
@@ -281,7 +289,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    handlers = dict.fromkeys((ApiError, MatchLost, *access.OUTAGE), api_error)
+    gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     gateway.limits = settings.limits
     return gateway
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from services.commands.folds import MatchLost
 from services.commands.handling import BadCommand, decode_command
 from services.commands.schemas import error
-from services.gateway import asgi
+from services.gateway import access, asgi
 from services.gateway.access import ApiError, authorize
 from services.gateway.rate_limit import address_of
 from services.ops import logs
@@ -24,6 +25,13 @@ async def post_command(scope: asgi.Scope, receive: Any, send: Any) -> None:
         status, body = await _answer(runtime, scope, receive)
     except ApiError as problem:
         await asgi.refuse(send, problem)
+        return
+    except MatchLost as lost:
+        await asgi.refuse(send, access.gone(lost))
+        return
+    except access.OUTAGE:
+        log.warning("store_unavailable", match_id=scope["path_params"]["match_id"])
+        await asgi.refuse(send, access.unavailable())
         return
     except Exception:
         log.exception("command_failed", match_id=scope["path_params"]["match_id"])

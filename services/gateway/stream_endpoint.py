@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.commands.strict import MAX_VERSION
-from services.gateway import asgi
+from services.gateway import access, asgi
 from services.gateway.access import ApiError, authorize
 
 LEAF = "stream"  # the path's last segment
@@ -26,5 +26,8 @@ async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
             raise ApiError(400, "bad_last_event_id", "Last-Event-ID is a version number") from problem
     except ApiError as problem:
         await asgi.refuse(send, problem)
+        return
+    except access.OUTAGE:
+        await asgi.refuse(send, access.unavailable())
         return
     await app.state.hub.serve(match.id, seat, last_id, receive, send)

@@ -28,7 +28,6 @@ class Limits:
     commands_burst_token: int = 200
     commands_per_s_address: float = 1000.0  # per client address (many seats behind one NAT)
     commands_burst_address: int = 2000
-    open_matches: int = 1000  # matches a creator (API key or address) may hold unfinished; 0: no quota
     # match creation needs one of these keys (``X-API-Key``) when any is set; off by default
     api_keys: frozenset[str] = frozenset()
 
