@@ -14,19 +14,23 @@ import redis
 import redis.asyncio
 from rq import Queue
 
+from domain.games import game_ids
 from services.commands.bots import Bots
 from services.commands.folds import Folds
 from services.commands.handling import Handler
+from services.commands.history import History
 from services.commands.matches import Matches
-from services.ops import logs
+from services.ops import logs, metrics
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
+from services.projector.archiver import Archiver
 from services.projector.jobs import enqueue_drain
 from services.projector.projector import Projector
-from services.store import keys, resp, wire
+from services.store import archive, keys, resp, wire
 from services.store.event_store import EventStore
 
 log = logs.get("tavern.runtime")
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)  # an outage, as redis-py and the Wire raise it
 
 
 class Runtime:
@@ -44,27 +48,42 @@ class Runtime:
             # a blocking pool: a burst beyond it waits for a connection instead of failing. RESP2:
             # under RESP3 redis-py formats every pub/sub push into a debug string, logged or not,
             # which for the projector's batch notices cost the gateway 7% of its CPU.
+            # every reply has a timeout (TAVERN_REDIS_TIMEOUT_S): a stalled Redis is an error, not a hang
+            timeouts = {"socket_timeout": settings.redis_timeout_s, "socket_connect_timeout": settings.redis_timeout_s}
             pool = redis.asyncio.BlockingConnectionPool.from_url(
-                settings.redis_url, max_connections=128, timeout=10, protocol=2
+                settings.redis_url, max_connections=128, timeout=10, protocol=2, **timeouts
             )
             self.events = redis.asyncio.Redis(connection_pool=pool)
             same = settings.queue_url in (None, settings.redis_url)
-            self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url, protocol=2)
-            self.queue_sync = redis.Redis.from_url(queue_url)
+            self.queue_async = self.events if same else redis.asyncio.Redis.from_url(queue_url, protocol=2, **timeouts)
+            self.queue_sync = redis.Redis.from_url(queue_url, **timeouts)
             # the hot paths' own connections (services/store/wire.py): events, queue, and the projector's
             # wake-up wait, which blocks and so gets one to itself
-            events_link = _link(settings.redis_url, self.events)
-            queue_link = events_link if same else _link(queue_url, self.queue_async)
-            self.links = [events_link, queue_link, _link(queue_url, self.queue_async)]
+            timeout = settings.redis_timeout_s
+            events_link = _link(settings.redis_url, self.events, timeout)
+            queue_link = events_link if same else _link(queue_url, self.queue_async, timeout)
+            self.links = [events_link, queue_link, _link(queue_url, self.queue_async, timeout)]
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()
+        metrics.prime(game_ids())
         events_link, queue_link, waiter = self.links
         self.store = EventStore(
             self.events, settings.idempotency_ttl_s, same, events_link, settings.idempotency_refusal_ttl_s
         )
-        self.matches = Matches(self.events, self.store)
+        self.archive = _archive(settings)
+        self.matches = Matches(self.events, self.store, archived=self.archive)
         self.folds = Folds(self.store, on_lost=self.matches.forget)
         self.run_id: str | None = None  # the Redis run this process's caches were filled from
+        self.history = History(self.matches, self.store, self.folds, self.events)
+        self.archiver = self.archive and Archiver(
+            self.events,
+            self.queue_async,
+            self.matches,
+            self.store,
+            self.archive,
+            settings.archive_grace_s,
+            settings.idle_limit_s,
+        )
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
         self.bots = Bots(self.handler)
         self.projector = Projector(
@@ -84,6 +103,21 @@ class Runtime:
         self._kick = asyncio.Event()
         self._kicker: asyncio.Task | None = None
         self._sweeper: asyncio.Task | None = None
+        self._archiving: asyncio.Task | None = None
+        self._apart = not same  # the queue on a Redis of its own, which may be away while the events' is not
+
+    def rq_connection(self, socket_timeout_s: float) -> Any:
+        """A synchronous client of the queue's Redis for an RQ worker alone: its blocking dequeue
+        needs a socket timeout longer than the wait, which no other client here should have."""
+        if self.settings.embedded:
+            return fakeredis.FakeRedis(server=self.server)
+        return redis.Redis.from_url(
+            self.settings.queue_url or self.settings.redis_url,
+            socket_timeout=socket_timeout_s,
+            socket_connect_timeout=self.settings.redis_timeout_s,
+            socket_keepalive=True,
+            health_check_interval=10,  # a connection idle that long is pinged before use: a dead one is replaced
+        )
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -92,8 +126,14 @@ class Runtime:
         self._sweeper = asyncio.create_task(self._sweep_forever())
         self._kick.set()  # a first drain picks up whatever a previous process left dirty
 
+    def start_archiving(self) -> None:
+        """In a worker: archive and evict finished matches, end idle ones (projector/archiver.py)."""
+        if self.archiver is not None:
+            assert self.loop is not None, "start() first"
+            self._archiving = self.loop.create_task(self.archiver.run_forever(self.settings.archive_every_s))
+
     async def stop(self) -> None:
-        for task in (self._kicker, self._sweeper):
+        for task in (self._kicker, self._sweeper, self._archiving):
             if task is not None:
                 task.cancel()
         for link in self.links:
@@ -106,9 +146,25 @@ class Runtime:
         """After an append: the match's views are behind; make sure a drain job will run.
         ``enqueue``: the append marked the match dirty itself, and said whether a job is needed."""
         if enqueue is None:
-            enqueue = await self.projector.mark_dirty(match_id)
+            try:
+                enqueue = await self.projector.mark_dirty(match_id)
+            except REDIS_DOWN:
+                # the queue's Redis is away, the events are stored: the command is answered, and
+                # the match noted beside its events, where any process's sweeper finds it and
+                # marks it once the queue's Redis is back (this process may be gone by then)
+                log.warning("mark_deferred", match_id=match_id)
+                await self.events.sadd(keys.UNMARKED, match_id)
+                return
         if enqueue:
             self._kick.set()
+
+    async def _mark_deferred(self) -> None:
+        marking = [raw.decode() for raw in await self.events.smembers(keys.UNMARKED)]
+        if marking:
+            enqueue = await asyncio.gather(*map(self.projector.mark_dirty, marking))
+            await self.events.srem(keys.UNMARKED, *marking)
+            if any(enqueue):
+                self._kick.set()
 
     async def _kick_forever(self, enqueue: Any) -> None:
         # One enqueue per wake-up, however many matches turned dirty meanwhile: an RQ enqueue
@@ -119,6 +175,11 @@ class Runtime:
             self._kick.clear()
             try:
                 await asyncio.to_thread(enqueue, self.rq)
+            except REDIS_DOWN as problem:  # an outage: one line, no traceback, every half second
+                metrics.redis_error("enqueue", problem)
+                log.warning("enqueue_failed", error=str(problem))
+                await asyncio.sleep(0.5)
+                self._kick.set()
             except Exception:
                 log.exception("enqueue_failed")
                 await asyncio.sleep(0.5)
@@ -131,13 +192,24 @@ class Runtime:
         while True:
             await asyncio.sleep(every_s)
             try:
+                if self._apart:
+                    await self._mark_deferred()
                 now = time.time()
                 async with self.queue_async.pipeline(transaction=False) as pipe:
                     pipe.zcount(keys.CLAIMED, "-inf", now).zcard(keys.DIRTY).zcount(keys.ACTIVE, now, "+inf")
-                    expired, dirty, running = await pipe.execute()
+                    pipe.zrange(keys.DIRTY, 0, 0, withscores=True)  # the oldest: the backlog's age
+                    for game_id in game_ids():
+                        pipe.zcard(keys.live(game_id))
+                    expired, dirty, running, oldest, *live = await pipe.execute()
                 if expired or (dirty and not running):
                     self._kick.set()
+                metrics.gauge_lifecycle(
+                    dirty, now - oldest[0][1] if oldest else 0.0, dict(zip(game_ids(), live, strict=True))
+                )
                 await self._check_run()
+            except REDIS_DOWN as problem:
+                metrics.redis_error("sweeper", problem)
+                log.warning("sweep_failed", error=str(problem))
             except Exception:
                 log.exception("sweep_failed")
 
@@ -155,5 +227,11 @@ class Runtime:
         self.handler.forget_tips()
 
 
-def _link(url: str, client: Any) -> resp.Link:
-    return wire.Wire(url) if wire.supports(url) else resp.Pooled(client)
+def _archive(settings: Settings) -> archive.Archive | None:
+    if settings.archive_s3_bucket:
+        return archive.S3Archive(settings.archive_s3_bucket, settings.archive_s3_endpoint, settings.archive_s3_prefix)
+    return archive.DirectoryArchive(settings.archive_dir) if settings.archive_dir else None
+
+
+def _link(url: str, client: Any, timeout_s: float) -> resp.Link:
+    return wire.Wire(url, timeout_s) if wire.supports(url) else resp.Pooled(client)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import redis.exceptions
-
 from services.commands import tokens
 from services.commands.folds import MatchLost
 from services.commands.matches import Match
@@ -15,14 +13,6 @@ class ApiError(Exception):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.retry_after_s = retry_after_s  # sent as Retry-After (a 429, a 503)
-
-
-# Redis unreachable (down, restarting, failing over): the client retries after a moment
-OUTAGE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-
-
-def unavailable() -> ApiError:
-    return ApiError(503, "store_unavailable", "the store is unreachable for a moment; send it again", 1)
 
 
 def gone(lost: MatchLost) -> ApiError:

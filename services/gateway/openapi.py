@@ -7,10 +7,12 @@ from typing import Any
 import msgspec
 
 from domain.games import game_ids, get_game
+from projections.content.model import Content
 from projections.replay import Frame
 from projections.views import ViewEnvelope
 from services.commands.entropy import Contributed, Contribution
 from services.commands.schemas import Accepted, CreateMatch, ErrorBody, GameInfo, Health, MatchCreated
+from services.gateway.health import Readiness
 
 REF = "#/components/schemas/"
 
@@ -27,9 +29,14 @@ def _errors(*statuses: int) -> dict[str, Any]:
     return {str(status): {"description": "an error", **_json(_ref("ErrorBody"))} for status in statuses}
 
 
+def _ready(schema: dict[str, Any]) -> dict[str, Any]:
+    """A readiness answer: 200 when ready, 503 (with Retry-After) when not, the same body."""
+    return {"200": {"description": "ready", **_json(schema)}, "503": {"description": "not ready", **_json(schema)}}
+
+
 def document() -> dict[str, Any]:
     games = [get_game(game_id) for game_id in game_ids()]
-    types: list[Any] = [CreateMatch, MatchCreated, ErrorBody, Accepted, GameInfo, ViewEnvelope, Frame, Health]
+    types: list[Any] = [CreateMatch, MatchCreated, ErrorBody, Accepted, GameInfo, ViewEnvelope, Frame, Health, Content]
     _, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
     commands: dict[str, Any] = {"oneOf": []}
     for game in games:
@@ -49,6 +56,14 @@ def document() -> dict[str, Any]:
     authed = {"parameters": match_id, "security": bearer}
     paths = {
         "/v1/games": {"get": op("The games, their seats, options and schemas", {"200": {"description": "games"}})},
+        "/v1/games/{game_id}/content": {
+            "get": op(
+                "The game's cards, tiles, spaces and tracks with effect texts, and a rules summary (ETag; 304)",
+                {"200": {"description": "content", **_json(_ref("Content"))}, "304": {"description": "not modified"}},
+                404,
+                parameters=[{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+            )
+        },
         "/v1/matches": {
             "post": op(
                 "Create a match",
@@ -129,7 +144,11 @@ def document() -> dict[str, Any]:
                 **authed,
             )
         },
-        "/healthz": {"get": op("Liveness", {"200": {"description": "ok", **_json(_ref("Health"))}})},
+        "/healthz": {"get": op("Readiness, its status only (as /readyz)", _ready(_ref("Health")))},
+        "/livez": {"get": op("Liveness: the process answers", {"200": {"description": "ok", **_json(_ref("Health"))}})},
+        "/readyz": {
+            "get": op("Readiness: both Redis answer, the projector keeps up", _ready(msgspec.json.schema(Readiness)))
+        },
         "/metrics": {"get": op("Prometheus metrics", {"200": {"description": "text/plain"}})},
         "/openapi.json": {"get": op("This document", {"200": {"description": "OpenAPI 3.1"}})},
     }

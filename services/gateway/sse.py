@@ -16,10 +16,14 @@ from projections.views import field
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.projector import notices
+from services.runtime import REDIS_DOWN
 from services.store import keys
 
 log = logs.get("tavern.sse")
 KEEPALIVE_S = 15.0
+# The last frame of a stream the gateway ends (it is stopping): its client reconnects this much
+# later, with Last-Event-ID, through the load balancer to another gateway.
+GOODBYE = b"retry: 1000\n\n"
 HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-cache"),
@@ -83,12 +87,26 @@ class Hub:
         self._fetching: set[str] = set()
         self._again: set[str] = set()
         self._tasks: set[asyncio.Task] = set()
+        self.closing = False
 
-    async def start(self) -> None:
+    def close(self) -> None:
+        """End every stream, now and from now on, with a retry hint (the gateway is stopping)."""
+        self.closing = True
+        for listeners in self.listeners.values():
+            for listener in listeners:
+                listener.wake.set()
+
+    async def start(self, timeout_s: float | None = None) -> None:
+        """Subscribe; TimeoutError if Redis does not take the subscription in ``timeout_s``."""
         self._subscribed = asyncio.Event()
         self._task = asyncio.create_task(self._listen_forever())
         self._ticker = asyncio.create_task(self._keep_alive())
-        await self._subscribed.wait()
+        try:
+            async with asyncio.timeout(timeout_s):
+                await self._subscribed.wait()
+        except TimeoutError:
+            await self.stop()
+            raise
 
     async def stop(self) -> None:
         for task in (self._task, self._ticker):
@@ -122,6 +140,9 @@ class Hub:
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
+            except REDIS_DOWN as problem:  # an outage: one line, no traceback
+                log.warning("subscription_lost", error=str(problem))
+                await asyncio.sleep(0.5)
             except Exception:
                 log.exception("subscription_lost")
                 await asyncio.sleep(0.5)
@@ -173,12 +194,15 @@ class Hub:
         self.metrics.open_streams += 1
         watcher = asyncio.create_task(_until_gone(receive, listener))
         try:
+            current = await self.current(match_id, seat)  # first: Redis away is still a 503 (outage.py)
             await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-            current = await self.current(match_id, seat)
             if current is not None:
                 listener.offer(current)
             sent, hint = last_id, self.retry
             while True:
+                if self.closing:
+                    await send({"type": "http.response.body", "body": GOODBYE, "more_body": False})
+                    return
                 await listener.wake.wait()
                 listener.wake.clear()
                 if listener.gone:

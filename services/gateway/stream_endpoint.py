@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.commands.strict import MAX_VERSION
-from services.gateway import access, asgi
+from services.gateway import asgi, outage
 from services.gateway.access import ApiError, authorize
 
 LEAF = "stream"  # the path's last segment
@@ -27,7 +27,10 @@ async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
     except ApiError as problem:
         await asgi.refuse(send, problem)
         return
-    except access.OUTAGE:
-        await asgi.refuse(send, access.unavailable())
+    except outage.REDIS_DOWN as problem:
+        await outage.answer(send, problem)
         return
-    await app.state.hub.serve(match.id, seat, last_id, receive, send)
+    try:
+        await app.state.hub.serve(match.id, seat, last_id, receive, send)
+    except outage.REDIS_DOWN as problem:  # its first read: before the answer has started
+        await outage.answer(send, problem)

@@ -1,49 +1,184 @@
-"""Settings from the environment: where Redis is, where the queue is, where to listen."""
+"""Settings from the environment: one table (``VARIABLES``) says each variable's name, default and
+meaning; ``from_env`` reads and checks them, and ``tavern --help`` prints the same table."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from services.ops.limits import Limits, limits_from_env
+
+
+class BadSetting(ValueError):
+    """A variable of the environment with a value the service cannot run on."""
+
+
+def _url(text: str) -> str | None:
+    if not text:
+        return None
+    if not text.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError("a Redis URL (redis://, rediss:// or unix://)")
+    return text
+
+
+def _word(text: str) -> str:
+    if not text or any(c.isspace() for c in text):
+        raise ValueError("a non-empty name without spaces")
+    return text
+
+
+def _level(text: str) -> str:
+    if text.lower() not in ("debug", "info", "warning", "error"):
+        raise ValueError("one of debug, info, warning, error")
+    return text.lower()
+
+
+def _number(kind: Callable[[str], Any], ok: Callable[[Any], bool], what: str) -> Callable[[str], Any]:
+    """A parser of a number of ``kind`` that ``ok`` accepts, else ValueError saying ``what`` it must be."""
+
+    def parse(text: str) -> Any:
+        value = kind(text)
+        if not ok(value):
+            raise ValueError(what)
+        return value
+
+    return parse
+
+
+_seconds = _number(float, lambda value: value > 0, "a number of seconds above 0")
+_whole_seconds = _number(int, lambda value: value >= 1, "a whole number of seconds, at least 1")
+_grace = _number(float, lambda value: value >= 0, "a number of seconds, 0 or more")
+_kept_s = _number(int, lambda value: value >= 0, "a whole number of seconds, 0 or more")
+_port = _number(int, lambda value: 0 <= value < 65536, "a port number (0: none)")
+
+
+def _milliseconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise ValueError("a number of milliseconds, 0 or more")
+    return value / 1000
+
+
+def _optional(text: str) -> str | None:
+    return text or None
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    name: str  # in the environment
+    field: str  # of Settings
+    default: str  # as it would be written in the environment ("": unset)
+    parse: Callable[[str], Any]
+    help: str
+
+
+VARIABLES = (
+    Variable("REDIS_URL", "redis_url", "", _url, "the event streams and views; unset: an embedded in-memory Redis"),
+    Variable("QUEUE_URL", "queue_url", "", _url, "RQ and the projector's keys; unset: the same Redis as REDIS_URL"),
+    Variable("TAVERN_QUEUE", "queue_name", "tavern", _word, "the RQ queue's name"),
+    Variable("LOG_LEVEL", "log_level", "info", _level, "the JSON log lines' level: debug, info, warning, error"),
+    Variable("TAVERN_LEASE_S", "lease_s", "5", _seconds, "a worker's claim on a match before another redoes it"),
+    Variable("TAVERN_TICK_MS", "tick_s", "12", _milliseconds, "the longest pause between a worker's drain steps"),
+    Variable("TAVERN_MIN_TICK_MS", "min_tick_s", "2", _milliseconds, "the shortest pause after a step that claimed"),
+    Variable(
+        "TAVERN_REDIS_TIMEOUT_S", "redis_timeout_s", "5", _seconds, "the longest wait for a Redis reply or connect"
+    ),
+    Variable(
+        "TAVERN_DEQUEUE_S", "dequeue_s", "30", _whole_seconds, "how long a worker's blocking wait for a job lasts"
+    ),
+    Variable("TAVERN_STOP_S", "stop_s", "8", _seconds, "on SIGTERM, the longest a process takes to stop"),
+    Variable("TAVERN_START_S", "start_s", "5", _seconds, "at start, how long to try to reach Redis before giving up"),
+    Variable(
+        "TAVERN_READY_BACKLOG_S", "ready_backlog_s", "10", _seconds, "/readyz fails when views lag their log longer"
+    ),
+    Variable(
+        "TAVERN_ARCHIVE_DIR", "archive_dir", "tavern-archive", _optional, "where finished matches go (unset embedded)"
+    ),
+    Variable("TAVERN_ARCHIVE_S3_BUCKET", "archive_s3_bucket", "", _optional, "an S3-compatible bucket instead"),
+    Variable("TAVERN_ARCHIVE_S3_ENDPOINT", "archive_s3_endpoint", "", _optional, "its endpoint; unset: AWS"),
+    Variable("TAVERN_ARCHIVE_S3_PREFIX", "archive_s3_prefix", "", str, "a prefix of every archived object's name"),
+    Variable("TAVERN_ARCHIVE_GRACE_S", "archive_grace_s", "3600", _grace, "a finished match stays in Redis this long"),
+    Variable("TAVERN_IDLE_LIMIT_S", "idle_limit_s", "604800", _seconds, "no event this long: ended as abandoned"),
+    Variable("TAVERN_ARCHIVE_EVERY_S", "archive_every_s", "5", _seconds, "how often a worker sweeps for archiving"),
+    Variable("TAVERN_IDEMPOTENCY_TTL_S", "idempotency_ttl_s", "86400", _whole_seconds,
+             "an accepted command's answer is kept under its Idempotency-Key this long"),
+    Variable("TAVERN_IDEMPOTENCY_REFUSAL_TTL_S", "idempotency_refusal_ttl_s", "60", _kept_s,
+             "a refused command's answer this long (0: not kept; a retry decides it again)"),
+    Variable("TAVERN_WORKER_METRICS_PORT", "worker_metrics_port", "0", _port, "a worker's /metrics port; 0: none"),
+)
+_BY_FIELD = {variable.field: variable for variable in VARIABLES}
+
+
+def _default(field: str) -> Any:
+    variable = _BY_FIELD[field]
+    return variable.parse(variable.default)
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     redis_url: str | None  # the event store and views; None: an embedded in-memory fakeredis
     queue_url: str | None  # RQ and the dirty set; None: the same Redis as the events
-    queue_name: str = "tavern"
-    log_level: str = "info"
-    idempotency_ttl_s: int = 24 * 3600  # an accepted command's answer, for its client's retries
+    queue_name: str = _default("queue_name")
+    log_level: str = _default("log_level")
+    idempotency_ttl_s: int = _default("idempotency_ttl_s")  # an accepted command's answer, for its retries
     # a refusal changes nothing and is decided again on a retry: kept briefly, 0 not at all
-    idempotency_refusal_ttl_s: int = 60
+    idempotency_refusal_ttl_s: int = _default("idempotency_refusal_ttl_s")
     append_attempts: int = 16  # decides per command before giving up on a busy match (409 contention)
-    lease_s: float = 5.0  # how long a projector's claim on a match lasts before another may redo it
+    lease_s: float = _default("lease_s")  # how long a projector's claim on a match lasts before another may redo it
     # the longest pause between drain steps (after a step that claimed a full batch; shorter
     # after smaller ones): the commands of a tick share one projection (deploy/README.md)
-    tick_s: float = 0.012
+    tick_s: float = _default("tick_s")
     # the shortest pause after a step that claimed anything: without it, a moderately busy server
     # projects one or two matches a step, at three round trips each, and the worker's CPU per
     # command doubles (deploy/README.md)
-    min_tick_s: float = 0.002
-    limits: Limits = field(default_factory=Limits)  # what one client may send, and how fast (services/ops/limits.py)
+    min_tick_s: float = _default("min_tick_s")
+    redis_timeout_s: float = _default("redis_timeout_s")
+    dequeue_s: int = _default("dequeue_s")
+    stop_s: float = _default("stop_s")
+    start_s: float = _default("start_s")
+    ready_backlog_s: float = _default("ready_backlog_s")
+    # data lifecycle (services/projector/archiver.py, deploy/README.md): where finished matches go
+    archive_dir: str | None = None  # None: no archiving (the embedded default: nothing is kept anyway)
+    archive_s3_bucket: str | None = None  # an S3-compatible bucket instead of the directory
+    archive_s3_endpoint: str | None = None
+    archive_s3_prefix: str = ""
+    archive_grace_s: float = _default("archive_grace_s")  # a finished match stays in Redis this long
+    idle_limit_s: float = _default("idle_limit_s")  # a match with no event for this long is ended as abandoned
+    archive_every_s: float = _default("archive_every_s")  # how often a worker looks for matches to archive
+    worker_metrics_port: int = 0  # a worker's /metrics (Prometheus) on this port; 0: none
+    limits: Limits = field(default_factory=Limits)  # what one client may send, and how fast (ops/limits.py)
 
     @property
     def embedded(self) -> bool:
         return self.redis_url is None
 
 
-def from_env(env: dict[str, str] | None = None) -> Settings:
+def from_env(env: dict[str, str] | os._Environ[str] | None = None) -> Settings:
+    """The settings, or ``BadSetting`` naming the first variable with a value that does not parse."""
     env = os.environ if env is None else env
-    return Settings(
-        redis_url=env.get("REDIS_URL") or None,
-        queue_url=env.get("QUEUE_URL") or None,
-        queue_name=env.get("TAVERN_QUEUE", "tavern"),
-        log_level=env.get("LOG_LEVEL", "info").lower(),
-        lease_s=float(env.get("TAVERN_LEASE_S", "5")),
-        tick_s=float(env.get("TAVERN_TICK_MS", "12")) / 1000,
-        min_tick_s=float(env.get("TAVERN_MIN_TICK_MS", "2")) / 1000,
-        idempotency_ttl_s=int(env.get("TAVERN_IDEMPOTENCY_TTL_S", str(24 * 3600))),
-        idempotency_refusal_ttl_s=int(env.get("TAVERN_IDEMPOTENCY_REFUSAL_TTL_S", "60")),
-        limits=limits_from_env(env),
-    )
+    values = {}
+    for variable in VARIABLES:
+        text = env.get(variable.name, variable.default).strip()
+        try:
+            values[variable.field] = variable.parse(text)
+        except ValueError as problem:
+            raise BadSetting(f"{variable.name}={text!r} is not {_what(problem)}") from None
+    if values["redis_url"] is None and "TAVERN_ARCHIVE_DIR" not in env:
+        values["archive_dir"] = None  # embedded, nothing is kept: no archive unless asked for
+    return Settings(**values, limits=limits_from_env(env))
+
+
+def _what(problem: ValueError) -> str:
+    text = str(problem)
+    return "a number" if text.startswith(("could not convert", "invalid literal")) else text
+
+
+def described() -> str:
+    """The table for ``--help``: each variable, its default and what it sets."""
+    lines = ["environment variables (default):"]
+    for variable in VARIABLES:
+        default = variable.default or "unset"
+        lines.append(f"  {variable.name:<24} ({default}) {variable.help}")
+    return "\n".join(lines)
