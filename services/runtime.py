@@ -215,6 +215,8 @@ class Runtime:
 
     async def _check_run(self) -> None:
         """A new Redis run (a restart: without persistence it holds nothing of before): drop the caches."""
+        if self.settings.embedded:
+            return  # the embedded Redis lives and dies with this process (and has no INFO)
         run_id = (await self.events.info("server")).get("run_id")
         if run_id is not None and self.run_id is not None and run_id != self.run_id:
             log.warning("redis_restarted", previous=self.run_id, run_id=run_id)

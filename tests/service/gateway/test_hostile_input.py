@@ -31,10 +31,15 @@ ENDPOINTS = [
     ("GET", "/v1/matches/{id}/replay"),
     ("GET", "/v1/matches/{id}/export"),
     ("POST", "/v1/matches/{id}/entropy"),
+    ("GET", "/v1/games/{id}/content"),
     ("GET", "/healthz"),
+    ("GET", "/livez"),
+    ("GET", "/readyz"),
     ("GET", "/metrics"),
     ("GET", "/openapi.json"),
 ]
+# readiness answers 503 while this test's app runs no worker: not ready is its answer, not a failure
+READINESS = {"/healthz", "/readyz"}
 HUGE_INTS = [2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63) - 1, 10**400, -1, 0]
 
 
@@ -88,7 +93,7 @@ header_values = st.one_of(
 def requests(draw, known: dict[str, Any]) -> tuple[str, str, bytes, list[tuple[bytes, bytes]], bytes]:
     method, template = draw(st.sampled_from(ENDPOINTS))
     made_up = st.text(min_size=1, max_size=30).map(lambda text: text.replace("/", "%2F"))
-    match_id = draw(st.sampled_from(known["ids"]) | made_up)
+    match_id = draw(st.sampled_from(known["ids"]) | st.sampled_from(list(GAMES)) | made_up)
     path = template.replace("{id}", match_id)
     headers = [(b"host", b"tavern")]
     token = draw(st.sampled_from(known["tokens"]) | st.text(max_size=40) | st.none())
@@ -153,11 +158,11 @@ def test_no_hostile_request_is_answered_500():
                 for request in batch:
                     status = runner.run(call(app, *request))
                     statuses[status] = statuses.get(status, 0) + 1
-                    assert status < 500, request
+                    assert status < 500 or (status == 503 and request[1] in READINESS), request
 
             hostile()
             assert sum(statuses.values()) >= CASES
-            assert all(400 <= s < 500 for s in statuses if s not in (200, 201)) and len(statuses) > 4
+            assert all(400 <= s < 500 or s == 503 for s in statuses if s not in (200, 201)) and len(statuses) > 4
             print(f"\n{sum(statuses.values())} hostile requests, by status: {dict(sorted(statuses.items()))}")
         finally:
             runner.run(lifespan.__aexit__(None, None, None))
