@@ -70,6 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--no-limits", action="store_true", help="rates off: what the flood does without them")
     options = parser.parse_args()
     workdir = tempfile.mkdtemp()
     redis_port, port = free_port(), free_port()
@@ -77,6 +78,8 @@ def main() -> None:
                                "no", "--dir", workdir], stdout=subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{redis_port}/0"
     env = dict(os.environ, REDIS_URL=url, LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
+    if options.no_limits:
+        env |= {"TAVERN_CREATES_PER_S": "0", "TAVERN_CREATE_BODY_BYTES": str(1 << 30)}
     gateway = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -94,7 +97,8 @@ def main() -> None:
         status, took = asyncio.run(huge_body(base, 200))
         huge_rss = rss_mb(gateway.pid)
         total = sum(counts.values())
-        print(f"create flood, one client, {options.concurrency} connections, {options.seconds:.0f} s: "
+        limits = "off" if options.no_limits else "on (defaults)"
+        print(f"limits {limits}; create flood, one client, {options.concurrency} connections, {options.seconds:.0f} s: "
               f"{total / options.seconds:.0f} requests/s")
         for code, count in sorted(counts.items()):
             print(f"  {code}: {count} ({count / options.seconds:.1f}/s)")
