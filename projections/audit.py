@@ -2,7 +2,10 @@
 
 Checks, in this order, stopping at the first failure with the line and the reason:
 
-1. the file: JSON Lines, every line in its canonical encoding (so no byte can change unnoticed);
+1. the file: JSON Lines, every line in its canonical encoding (so no byte can change unnoticed),
+   every event and command too (no extra, missing or reordered field); the charter's game, seats
+   and options ones the service accepts (the same ``Game.setup`` it calls); times that never go
+   backwards and lie in the service's window (after its epoch, before the audit);
 2. the chain: the header's genesis is the SHA-256 of its charter; every entry's hash is the
    SHA-256 of its body; versions run 1, 2, 3 ... and each ``prev`` is the previous hash;
 3. the seed: its SHA-256 is the charter's commitment, under a derivation this code knows;
@@ -13,6 +16,7 @@ Checks, in this order, stopping at the first failure with the line and the reaso
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -86,12 +90,20 @@ class Report:
     entropy_seats: list[int]  # whose entropy was folded into the seed
 
 
+# what a malformed line makes msgspec raise: invalid UTF-8 in a string is a UnicodeDecodeError,
+# nesting past the interpreter's recursion limit a RecursionError
+MALFORMED = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError)
+EPOCH = 1_704_067_200.0  # 2024-01-01 UTC: no log of the service is older
+CLOCK_SKEW_S = 24 * 3600.0  # how far past the audit's own clock a time may lie (clocks differ)
+
+
 def _strict(line_no: int, line: bytes, kind: Any, version: int | None = None) -> Any:
     """Decode one JSON text that must be exactly the canonical encoding of ``kind``."""
     try:
         value = msgspec.json.decode(line, type=kind)
-    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
-        raise AuditFailure(line_no, version, f"not a valid {kind.__name__}: {problem}") from problem
+    except MALFORMED as problem:
+        reason = str(problem) or type(problem).__name__
+        raise AuditFailure(line_no, version, f"not a valid {kind.__name__}: {reason}") from problem
     if msgspec.json.encode(value) != line:
         raise AuditFailure(line_no, version, f"not the canonical encoding of a {kind.__name__}")
     return value
@@ -118,13 +130,24 @@ def _header(line: bytes, games: Callable[[str], Game]) -> tuple[ExportHeader, Ch
         raise AuditFailure(1, None, f"unknown charter format {charter.format!r}")
     try:
         game = games(charter.game)
+        # the very check the service makes at creation: what it would refuse never had a match
+        setup = game.setup(charter.seats, charter.options)
     except RulesError as problem:
-        raise AuditFailure(1, None, problem.message) from problem
+        raise AuditFailure(1, None, f"a charter the service refuses: {problem.message}") from problem
+    # each value as the service writes it; an option the charter lacks is one added since it was
+    # written, whose default plays as the rules did then (the fold fills it in the same way)
+    if {name: value for name, value in setup.options.items() if name in charter.options} != charter.options:
+        raise AuditFailure(1, None, f"the charter's options are not the service's own {setup.options}")
+    if charter.entropy_seats != sorted(set(charter.entropy_seats) & set(range(charter.seats))):
+        raise AuditFailure(1, None, f"entropy seats {charter.entropy_seats} are not distinct seats in order")
+    if not 1 <= charter.rules_version <= game.rules_version:
+        raise AuditFailure(1, None, f"{game.id} has no rules version {charter.rules_version}")
     return header, charter, game
 
 
-def verify_chain(data: bytes, games: Callable[[str], Game] = online_game) -> Chain:
-    """Steps 1 and 2: the file and the hash chain, every event decoded (upcast if it is older)."""
+def verify_chain(data: bytes, games: Callable[[str], Game] = online_game, now: float | None = None) -> Chain:
+    """Steps 1 and 2: the file and the hash chain, every event decoded (upcast if it is older).
+    ``now``: the audit's clock, which no time may pass (by more than CLOCK_SKEW_S)."""
     lines = split_lines(data)
     header, charter, game = _header(lines[0], games)
     try:
@@ -133,6 +156,8 @@ def verify_chain(data: bytes, games: Callable[[str], Game] = online_game) -> Cha
         raise AuditFailure(1, None, str(problem)) from problem
     prev = header.genesis
     entries = []
+    latest = EPOCH
+    current = charter.rules_version == game.rules_version  # an older event is upcast: its rules' shape
     for version, line in enumerate(lines[1:], start=1):
         number = version + 1
         entry = _strict(number, line, ExportEntry, version)
@@ -146,13 +171,45 @@ def verify_chain(data: bytes, games: Callable[[str], Game] = online_game) -> Cha
             raise AuditFailure(number, version, "prev is not the previous entry's hash: an entry removed or moved")
         try:
             event = decode(envelope.event)
-        except (msgspec.DecodeError, msgspec.ValidationError, UpcastError) as problem:
+        except (*MALFORMED, UpcastError) as problem:
             raise AuditFailure(number, version, f"not an event of {game.id}: {problem}") from problem
         if type(event).__struct_config__.tag != envelope.type:
             raise AuditFailure(number, version, f"the envelope type {envelope.type!r} is not the event's")
+        if current and not _in_field_order(msgspec.json.decode(envelope.event), event):
+            raise AuditFailure(number, version, "the event is not in its encoding: a field added or moved")
+        latest = _checked_time(number, version, envelope.time, latest, now)
         entries.append(Entry(number, envelope, event, entry.hash))
         prev = entry.hash
     return Chain(header, charter, game, entries)
+
+
+def _in_field_order(raw: Any, value: Any) -> bool:
+    """Whether ``raw`` (the JSON as written) is ``value``'s encoding, field by field: no name that
+    is not a field, every field in its order (a field at its default may be left out, as encodings
+    of the same rules version have done; the decode has checked each value)."""
+    if isinstance(value, msgspec.Struct):
+        if not isinstance(raw, dict):
+            return False
+        config = value.__struct_config__
+        names = ([config.tag_field] if config.tag_field else []) + list(value.__struct_encode_fields__)
+        if [name for name in names if name in raw] != list(raw):
+            return False  # a name that is no field, or fields out of order
+        return all(_in_field_order(raw[name], getattr(value, attribute)) for name, attribute in
+                   zip(value.__struct_encode_fields__, value.__struct_fields__, strict=True) if name in raw)
+    if isinstance(value, (list, tuple)):
+        return isinstance(raw, list) and len(raw) == len(value) and all(map(_in_field_order, raw, value))
+    return True
+
+
+def _checked_time(line: int, version: int, time: float, latest: float, now: float | None) -> float:
+    """The entry's time, if it follows ``latest`` and lies in the window."""
+    if not math.isfinite(time) or time < EPOCH:
+        raise AuditFailure(line, version, f"time {time} is before the service existed")
+    if time < latest:
+        raise AuditFailure(line, version, f"time {time} goes backwards (the entry before: {latest})")
+    if now is not None and time > now + CLOCK_SKEW_S:
+        raise AuditFailure(line, version, f"time {time} is in the future of this audit ({now})")
+    return time
 
 
 def verify_seed(chain: Chain) -> None:
@@ -200,9 +257,13 @@ def _command(game: Game, entry: Entry, seats: int) -> tuple[Any, int]:
     if not 0 <= cause.seat < seats:
         raise AuditFailure(entry.line, version, f"no seat {cause.seat}")
     try:
-        return msgspec.convert(cause.command, game.command_type), cause.seat
-    except msgspec.ValidationError as problem:
+        command = msgspec.convert(cause.command, game.command_type)
+    except MALFORMED as problem:
         raise AuditFailure(entry.line, version, f"not a command of {game.id}: {problem}") from problem
+    if msgspec.json.encode(command) != msgspec.json.encode(cause.command):
+        raise AuditFailure(entry.line, version, "the command is not in its canonical encoding (a field added, "
+                                                "missing or moved)")
+    return command, cause.seat
 
 
 def _opening_seed(chain: Chain, opening: list[Entry]) -> str:
@@ -257,9 +318,9 @@ def verify_rules(chain: Chain) -> tuple[int, int, Result]:
     return len(opening), commands, result
 
 
-def audit(data: bytes, games: Callable[[str], Game] = online_game) -> Report:
-    """All four steps; raises AuditFailure at the first thing wrong."""
-    chain = verify_chain(data, games)
+def audit(data: bytes, games: Callable[[str], Game] = online_game, now: float | None = None) -> Report:
+    """All four steps; raises AuditFailure at the first thing wrong. ``now``: the audit's clock."""
+    chain = verify_chain(data, games, now)
     verify_seed(chain)
     opening, commands, result = verify_rules(chain)
     charter = chain.charter

@@ -72,12 +72,15 @@ class Runtime:
         self.metrics = Metrics()
         metrics.prime(game_ids())
         events_link, queue_link, waiter = self.links
-        self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same, link=events_link)
+        self.store = EventStore(
+            self.events, settings.idempotency_ttl_s, same, events_link, settings.idempotency_refusal_ttl_s
+        )
         self.archive = _archive(settings)
         self.matches = Matches(self.events, self.store, archived=self.archive)
-        self.folds = Folds(self.store)
+        self.folds = Folds(self.store, on_lost=self.matches.forget)
         self.players = Players(self.events)
         self.lobby = Lobby(self.events, self.matches, self.players, self.folds)
+        self.run_id: str | None = None  # the Redis run this process's caches were filled from
         self.history = History(self.matches, self.store, self.folds, self.events)
         self.archiver = self.archive and Archiver(
             self.events,
@@ -198,7 +201,7 @@ class Runtime:
     async def _sweep_forever(self, every_s: float = 1.0) -> None:
         # A worker killed mid-projection leaves a claim (and its job's slot) behind and maybe no
         # job to come: once the lease has expired, queue a drain, which puts the match back and
-        # projects it again.
+        # projects it again. And a Redis that restarted empties this process's caches.
         while True:
             await asyncio.sleep(every_s)
             try:
@@ -217,11 +220,27 @@ class Runtime:
                 metrics.gauge_lifecycle(
                     dirty, now - oldest[0][1] if oldest else 0.0, dict(zip(game_ids(), live, strict=True))
                 )
+                await self._check_run()
             except REDIS_DOWN as problem:
                 metrics.redis_error("sweeper", problem)
                 log.warning("sweep_failed", error=str(problem))
             except Exception:
                 log.exception("sweep_failed")
+
+    async def _check_run(self) -> None:
+        """A new Redis run (a restart: without persistence it holds nothing of before): drop the caches."""
+        if self.settings.embedded:
+            return  # the embedded Redis lives and dies with this process (and has no INFO)
+        run_id = (await self.events.info("server")).get("run_id")
+        if run_id is not None and self.run_id is not None and run_id != self.run_id:
+            log.warning("redis_restarted", previous=self.run_id, run_id=run_id)
+            self.forget_all()
+        self.run_id = run_id
+
+    def forget_all(self) -> None:
+        self.folds.clear()
+        self.matches.clear()
+        self.handler.forget_tips()
 
 
 def _archive(settings: Settings) -> archive.Archive | None:

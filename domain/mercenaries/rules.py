@@ -22,7 +22,19 @@ from domain.mercenaries.commands import (
     SetPosition,
 )
 from domain.mercenaries.content import LEADERS, SETTINGS, rank_of
-from domain.mercenaries.state import AFTERNOON, MORNING, NIGHT, OVER, Merc, Player, State, Step, field_cards, without
+from domain.mercenaries.state import (
+    AFTERNOON,
+    MORNING,
+    NIGHT,
+    OVER,
+    SETUP,
+    Merc,
+    Player,
+    State,
+    Step,
+    field_cards,
+    without,
+)
 from domain.mercenaries.turns import begin_night, check_fallen, draw, other, settle_wages, start_match
 
 
@@ -299,8 +311,8 @@ def allowed(state: State, command: Command, seat: int) -> bool:
 
 
 def legal(state: State, seat: int) -> list[Command]:
-    if state.phase == OVER:
-        return []
+    if state.phase in (SETUP, OVER):
+        return []  # nothing dealt yet (a seat-entropy match before its opening), or the match is over
     if state.discard_seat >= 0:
         return [ChooseDiscard(card=c) for c in state.discard_from] if seat == state.discard_seat else []
     if seat != state.active:

@@ -111,8 +111,10 @@ def _trash(state: State, seat: int, cards: tuple[str, ...]) -> State:
 
 def _game_began(state: State, e: ev.GameBegan) -> State:
     players = tuple(fresh_player() for _ in state.players)
+    # a new game forgets the last one's turn: its moved cards are back in the decks
     return replace(state, players=players, treasury=SETTINGS["treasury"], number=e.number, active=e.first,
-                   turn=0, phase=SETUP, discard_seat=-1, discard_from=(), last_combat=None)
+                   turn=0, phase=SETUP, contracted=False, sold=False, all_in_turn=False, moved=(),
+                   discard_seat=-1, discard_from=(), last_combat=None)
 
 
 def _shuffled(state: State, e: ev.DeckShuffled) -> State:

@@ -4,6 +4,7 @@ with no Redis and no service; the checks themselves are pure (projections/audit.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import msgspec
@@ -27,7 +28,7 @@ def run_audit(path: str) -> int:
     if data is None:
         return 2
     try:
-        report = audit(data)
+        report = audit(data, now=time.time())
     except AuditFailure as failure:
         print(f"AUDIT FAILED {path}: {failure}", file=sys.stderr)
         return 1

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import msgspec
 
+from services.commands import strict
 from services.commands.folds import Folds
 from services.commands.matches import Match, Matches
 from services.commands.refused import Refused
+from services.ops.limits import JSON_DEPTH
 
 
 class Contribution(msgspec.Struct, forbid_unknown_fields=True):
@@ -27,14 +29,16 @@ def key(match_id: str) -> str:
     return f"match:{{{match_id}}}:entropy"
 
 
-async def contribute(matches: Matches, folds: Folds, match: Match, seat: int | None, body: bytes) -> Contributed:
+async def contribute(
+    matches: Matches, folds: Folds, match: Match, seat: int | None, body: bytes, depth: int = JSON_DEPTH
+) -> Contributed:
     """Keep one seat's contribution; the last one missing opens the match (the caller then has its
     views projected). Refused otherwise."""
     if seat is None:
         raise Refused(403, "spectator", "a spectator has no entropy to give")
     try:
-        given = msgspec.json.decode(body, type=Contribution)
-    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
+        given = strict.decode(body, Contribution, depth)
+    except strict.Malformed as problem:
         raise Refused(400, "bad_request", str(problem)) from problem
     if not 1 <= len(given.entropy) <= 256:
         raise Refused(400, "bad_request", "entropy is 1 to 256 characters")

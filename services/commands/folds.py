@@ -1,8 +1,11 @@
-"""The fold of each match's log, cached per process: a load reads only the tail since the cache."""
+"""The fold of each match's log, cached per process: a load reads only the tail since the cache,
+and the cached entry with it, so that it notices when Redis holds less than the cache (a restart
+without persistence, a failover to a replica behind): the cache is then dropped, never served."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,11 +35,24 @@ class Folded:
     clocks: tuple[SeatClock, ...] = ()  # of a match with a clock: each seat's (services/commands/clocks.py)
 
 
+class MatchLost(Exception):
+    """Redis no longer holds the match this process knew (API: 410 ``match_lost``)."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"the match {match_id} is no longer stored")
+        self.match_id = match_id
+
+
 class Folds:
-    def __init__(self, store: EventStore, capacity: int = 4096) -> None:
+    def __init__(self, store: EventStore, capacity: int = 4096, on_lost: Callable[[str], None] | None = None) -> None:
         self.store = store
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._capacity = capacity
+        self.on_lost = on_lost  # told the id of a match whose log Redis lost (the meta cache drops it)
+
+    def clear(self) -> None:
+        """Forget every fold (Redis restarted: what it holds now is read again)."""
+        self._cache.clear()
 
     def start(self, match: Match) -> Folded:
         start = clocks.start(match.clock, match.setup.seats) if match.clock else ()
@@ -67,15 +83,25 @@ class Folds:
         return self._cache.get(match.id)
 
     async def load(self, match: Match) -> Folded:
-        """The fold of the whole log as it is now."""
+        """The fold of the whole log as it is now; MatchLost if Redis holds less of it than the cache."""
         folded = self._cache.get(match.id) or self.start(match)
-        records = await self.store.read(match.id, folded.version)
-        return self.keep(match, self.apply(match, folded, records))
+        # the cached entry too: the same round trip says whether Redis still holds what was folded
+        records = await self.store.read(match.id, max(0, folded.version - 1))
+        if not _intact(folded, records):
+            self.lost(match.id)
+            raise MatchLost(match.id)
+        return self.keep(match, self.apply(match, folded, _past(folded, records)))
+
+    def lost(self, match_id: str) -> None:
+        self._cache.pop(match_id, None)
+        if self.on_lost is not None:
+            self.on_lost(match_id)
 
     async def load_many(self, matches: list[Match], known: dict[str, Tail] | None = None) -> list[Folded]:
         """The folds of several matches' logs. ``known``: tails already read (claim.lua) of some;
         the others' are read in one round trip, as are those of matches the cache has not seen
-        up to the tail's start (a new process, or another worker moved the checkpoint)."""
+        up to the tail's start (a new process, or another worker moved the checkpoint). A match
+        whose log Redis lost is folded again from what it holds."""
         known = known or {}
         starts = [self._cache.get(match.id) or self.start(match) for match in matches]
         tails: dict[str, list[Record]] = {}
@@ -83,11 +109,17 @@ class Folds:
         for match, folded in zip(matches, starts, strict=True):
             tail = known.get(match.id)
             if tail is not None and tail.after <= folded.version:
-                tails[match.id] = [record for record in tail.records if record.envelope.version > folded.version]
+                tails[match.id] = _past(folded, tail.records)
             else:
-                since[match.id] = folded.version
+                since[match.id] = max(0, folded.version - 1)  # the cached entry too, checked
         if since:
-            tails |= await self.store.read_tails(since)
+            read = await self.store.read_tails(since)
+            for index, match in enumerate(matches):
+                if match.id in read:
+                    if not _intact(starts[index], read[match.id]):
+                        self.lost(match.id)
+                        starts[index] = self.start(match)
+                    tails[match.id] = _past(starts[index], read[match.id])
         return [
             self.keep(match, self.apply(match, folded, tails[match.id]))
             for match, folded in zip(matches, starts, strict=True)
@@ -103,3 +135,14 @@ class Folds:
         else:
             self._cache.move_to_end(match.id)
         return folded
+
+
+def _intact(folded: Folded, records: list[Record]) -> bool:
+    """Whether ``records``, read from the folded version on, start with the folded entry unchanged."""
+    if folded.version == 0:
+        return True
+    return bool(records) and records[0].envelope.version == folded.version and records[0].hash == folded.last_hash
+
+
+def _past(folded: Folded, records: list[Record]) -> list[Record]:
+    return [record for record in records if record.envelope.version > folded.version]

@@ -15,10 +15,12 @@ import msgspec
 
 from domain.kernel import Command, Rng, RulesError
 from domain.kernel.online import SERVICE_COMMANDS, bot_seats
-from services.commands.folds import Folded, Folds
+from services.commands.folds import Folded, Folds, MatchLost
 from services.commands.matches import Match
 from services.commands.schemas import Accepted, ErrorBody, error
+from services.commands.strict import MAX_VERSION, REFUSED, nesting_within
 from services.ops import logs
+from services.ops.limits import JSON_DEPTH
 from services.ops.metrics import Metrics
 from services.store import keys
 from services.store.event_store import Cause, EventStore, seal
@@ -39,8 +41,11 @@ class BadCommand(Exception):
 _typed: dict[str, msgspec.json.Decoder] = {}  # game id -> a decoder of its commands
 
 
-def decode_command(match: Match, body: bytes) -> tuple[Command, int | None]:
-    """The command and its ``expected_version``; BadCommand for anything msgspec refuses."""
+def decode_command(match: Match, body: bytes, depth: int = JSON_DEPTH) -> tuple[Command, int | None]:
+    """The command and its ``expected_version``; BadCommand for anything msgspec refuses, or
+    anything nested deeper than ``depth``."""
+    if not nesting_within(body, depth):
+        raise BadCommand(f"JSON nested more than {depth} deep")
     if b"expected_version" not in body:
         # most commands: decoded straight into their Struct, not through a dict (a tenth of the
         # gateway's own CPU per command); anything refused is tried and worded by the path below
@@ -48,18 +53,18 @@ def decode_command(match: Match, body: bytes) -> tuple[Command, int | None]:
         decoder = _typed.get(game.id) or _typed.setdefault(game.id, msgspec.json.Decoder(game.command_type))
         try:
             return decoder.decode(body), None
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except REFUSED:
             pass
     try:
         raw = msgspec.json.decode(body)
         if not isinstance(raw, dict):
             raise BadCommand("a command is a JSON object")
         expected = raw.pop("expected_version", None)
-        if expected is not None and (type(expected) is not int or expected < 0):
+        if expected is not None and (type(expected) is not int or not 0 <= expected <= MAX_VERSION):
             raise BadCommand("expected_version is a non-negative integer")
         return msgspec.convert(raw, match.game.command_type), expected
-    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
-        raise BadCommand(str(problem)) from problem
+    except REFUSED as problem:
+        raise BadCommand(str(problem) or type(problem).__name__) from problem
 
 
 class Handler:
@@ -76,6 +81,9 @@ class Handler:
         # of one round trip each behind a lock. If one fails, those chained after it fail too
         # and are decided again on a fresh read.
         self._tips: dict[str, Folded] = {}
+
+    def forget_tips(self) -> None:
+        self._tips.clear()
 
     async def submit(
         self,
@@ -129,7 +137,11 @@ class Handler:
         for _ in range(self.attempts):
             fresh = folded is None or (expected is not None and expected != folded.version)
             if fresh:
-                folded = await self.folds.load(match)
+                try:
+                    folded = await self.folds.load(match)
+                except MatchLost:
+                    self._tips.pop(match.id, None)
+                    raise
             if expected is not None and expected != folded.version:
                 return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
             deciding = time.perf_counter()

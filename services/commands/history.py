@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from projections.chain import Envelope, ExportEntry
-from services.commands.folds import Folded, Folds
+from services.commands.folds import Folded, Folds, MatchLost
 from services.commands.matches import Match, Matches
 from services.store import archive, keys
 from services.store.event_store import EventStore, Record
@@ -52,12 +52,18 @@ class History:
     async def load(self, match: Match) -> Folded:
         """The fold of the whole log."""
         if not match.archived:
-            folded = await self.folds.load(match)
-            if folded.version:
-                return folded
-            match = await self.current(match)
-            if not match.archived:
-                return folded
+            try:
+                folded = await self.folds.load(match)
+            except MatchLost:  # gone from Redis: archived since (else it was lost, and stays so)
+                match = await self.current(match)
+                if not match.archived:
+                    raise
+            else:
+                if folded.version:
+                    return folded
+                match = await self.current(match)
+                if not match.archived:
+                    return folded
         return self.folds.keep(match, self.folds.apply(match, self.folds.start(match), await self.archived(match)))
 
     async def archived_export(self, match: Match) -> bytes:

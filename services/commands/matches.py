@@ -192,6 +192,9 @@ class Matches:
         """Drop a cached meta: the match has left Redis since (history.py finds it in the archive)."""
         self._cache.pop(match_id, None)
 
+    def clear(self) -> None:
+        self._cache.clear()
+
     def _remember(self, match: Match) -> None:
         self._cache[match.id] = match
         if len(self._cache) > self._capacity:

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from services.commands import tokens
+from services.commands.folds import MatchLost
 from services.commands.matches import Match
 from services.runtime import Runtime
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after_s: int | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.retry_after_s = retry_after_s  # sent as Retry-After (a 429, a 503)
+
+
+def gone(lost: MatchLost) -> ApiError:
+    return ApiError(410, "match_lost", "the store no longer holds this match (it was lost, e.g. in a restart)")
 
 
 async def authorize(runtime: Runtime, match_id: str, authorization: str) -> tuple[Match, int | None]:

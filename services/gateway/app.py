@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -24,21 +25,24 @@ from projections.narration import narrate
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
-from services.commands import entropy
+from services.commands import entropy, strict
+from services.commands.folds import MatchLost
 from services.commands.matches import Match
 from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
-from services.gateway import access, contract, health, online, openapi, outage
+from services.gateway import access, contract, creators, health, intake, online, openapi, outage
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
 from services.gateway.content_endpoint import get_content
+from services.gateway.rate_limit import RateLimiter, address_of
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
 from services.gateway.traffic import counting, route_of
 from services.gateway.ws_endpoint import ws_endpoint
 from services.ops import logs
+from services.ops.limits import Limits
 from services.ops.metrics import CONTENT_TYPE, CREATED, Metrics
 from services.ops.settings import Settings
 from services.projector import worker
@@ -62,6 +66,7 @@ async def authorize(request: Request) -> tuple[Match, int | None]:
     return await access.authorize(runtime_of(request), request.path_params["match_id"], authorization)
 
 
+@functools.cache  # its JSON schemas cost ~10 ms a game to build, and never change
 def game_info(game_id: str) -> GameInfo:
     game = get_game(game_id)
     options = [OptionInfo(o.name, list(o.choices), o.default, o.description) for o in game.options]
@@ -75,11 +80,14 @@ async def list_games(request: Request) -> Response:
 
 
 async def create_match(request: Request) -> Response:
-    try:
-        asked = msgspec.json.decode(await request.body(), type=CreateMatch)
-    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
-        raise ApiError(400, "bad_request", str(problem)) from problem
     runtime = runtime_of(request)
+    limits = runtime.settings.limits
+    creator = creators.identify(request.headers.get("x-api-key"), limits)
+    await request.app.state.rate.creates(address_of(request.scope), creator)
+    try:
+        asked = strict.decode(await request.body(), CreateMatch, limits.json_depth)
+    except strict.Malformed as problem:
+        raise ApiError(400, "bad_request", str(problem)) from problem
     host = await online.caller(request, required=False)
     try:
         created = await runtime.matches.create(
@@ -125,9 +133,12 @@ def int_param(request: Request, name: str, default: int | None) -> int | None:
     if text is None:
         return default
     try:
-        return int(text)
+        value = int(text)
     except ValueError as problem:
         raise ApiError(400, "bad_query", f"{name} is an integer") from problem
+    if abs(value) > strict.MAX_VERSION:
+        raise ApiError(400, "bad_query", f"{name} is out of range")
+    return value
 
 
 async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bool]:
@@ -194,7 +205,8 @@ async def give_entropy(request: Request) -> Response:
     match, seat = await authorize(request)
     runtime = runtime_of(request)
     try:
-        given = await entropy.contribute(runtime.matches, runtime.folds, match, seat, await request.body())
+        body, depth = await request.body(), runtime.settings.limits.json_depth
+        given = await entropy.contribute(runtime.matches, runtime.folds, match, seat, body, depth)
     except entropy.Refused as refusal:
         raise ApiError(refusal.status, refusal.code, refusal.message) from refusal
     if given.opened:
@@ -228,8 +240,11 @@ async def bench_floor(request: Request) -> Response:
 
 
 async def api_error(request: Request, problem: Exception) -> Response:
+    if isinstance(problem, MatchLost):
+        problem = access.gone(problem)
     assert isinstance(problem, ApiError)
-    return Response(error(problem.code, problem.message), status_code=problem.status, media_type=JSON)
+    headers = {"retry-after": str(problem.retry_after_s)} if problem.retry_after_s is not None else None
+    return Response(error(problem.code, problem.message), problem.status, headers, media_type=JSON)
 
 
 ROUTES = [
@@ -268,10 +283,16 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async def current(match_id: str, seat: int | None) -> bytes | None:
             match = await runtime.matches.get(match_id)
-            return None if match is None else await current_view(runtime, match, seat)
+            try:
+                return None if match is None else await current_view(runtime, match, seat)
+            except MatchLost:
+                return None
 
-        hub = Hub(runtime.events, current, runtime.metrics)
+        limits = settings.limits
+        hub = Hub(runtime.events, current, runtime.metrics, send_timeout_s=limits.stream_send_timeout_s,
+                  retry_ms=limits.stream_retry_ms)
         app.state.runtime, app.state.hub = runtime, hub
+        app.state.rate = RateLimiter(runtime.events, limits)
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
         await hub.start(settings.start_s)  # a gateway that cannot subscribe does not start
@@ -291,24 +312,36 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    handlers = {ApiError: api_error, **dict.fromkeys(outage.REDIS_DOWN, outage.handler)}
+    handlers = {ApiError: api_error, MatchLost: api_error, **dict.fromkeys(outage.REDIS_DOWN, outage.handler)}
     gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     gateway.metrics = runtime.metrics
+    gateway.limits = settings.limits
     return gateway
 
 
+WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}
 
 
 class Gateway(Starlette):
     """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py),
-    with the scope Starlette's router would have given them."""
+    with the scope Starlette's router would have given them. Every request is held to its limits
+    first (intake.py): its headers, and its body read whole."""
+
+    limits = Limits()
 
     metrics: Metrics
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await super().__call__(scope, receive, send)
+        try:
+            intake.check_headers(scope, self.limits)
+            if scope["method"] in WITH_BODY:
+                receive = intake.replay(await intake.read_body(scope, receive, self.limits), receive)
+        except ApiError as problem:
+            await intake.refuse_and_close(send, problem)
+            return
         path, method = scope["path"], scope["method"]
         leaf = path.rpartition("/")[2]
         match_id = match_in(path, leaf)

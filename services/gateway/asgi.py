@@ -26,14 +26,18 @@ def match_in(path: str, leaf: str) -> str | None:
     return None
 
 
-async def answer(send: Any, status: int, body: bytes) -> None:
+async def answer(send: Any, status: int, body: bytes, *extra: tuple[bytes, bytes]) -> None:
     length = (b"content-length", b"%d" % len(body))
-    await send({"type": "http.response.start", "status": status, "headers": [JSON, length]})
+    await send({"type": "http.response.start", "status": status, "headers": [JSON, length, *extra]})
     await send({"type": "http.response.body", "body": body})
 
 
-async def refuse(send: Any, problem: ApiError) -> None:
-    await answer(send, problem.status, error(problem.code, problem.message))
+def refusal_headers(problem: ApiError) -> list[tuple[bytes, bytes]]:
+    return [] if problem.retry_after_s is None else [(b"retry-after", b"%d" % problem.retry_after_s)]
+
+
+async def refuse(send: Any, problem: ApiError, *extra: tuple[bytes, bytes]) -> None:
+    await answer(send, problem.status, error(problem.code, problem.message), *refusal_headers(problem), *extra)
 
 
 def header(scope: Scope, name: bytes) -> str | None:

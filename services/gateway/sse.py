@@ -65,9 +65,20 @@ Current = Callable[[str, int | None], Awaitable[bytes | None]]
 
 
 class Hub:
-    def __init__(self, redis: Any, current: Current, metrics: Metrics, keepalive_s: float = KEEPALIVE_S) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        current: Current,
+        metrics: Metrics,
+        keepalive_s: float = KEEPALIVE_S,
+        send_timeout_s: float = 0.0,
+        retry_ms: int = 0,
+    ) -> None:
         self.redis = redis
         self.keepalive_s = keepalive_s
+        # a client that does not read fills the buffers until a send waits: past this, it is closed
+        self.send_timeout_s = send_timeout_s or None
+        self.retry = b"retry: %d\n" % retry_ms if retry_ms else b""  # told once: when to reconnect
         self.current = current
         self.metrics = metrics
         self.listeners: dict[str, set[Listener]] = defaultdict(set)
@@ -211,7 +222,7 @@ class Hub:
         watcher = asyncio.create_task(_until_gone(receive, listener))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-            sent = last_id
+            sent, hint = last_id, self.retry
             while True:
                 if self.closing:
                     await send({"type": "http.response.body", "body": GOODBYE, "more_body": False})
@@ -223,11 +234,14 @@ class Hub:
                 if listener.latest > sent:
                     sent = listener.latest
                     listener.quiet = listener.ping = False
-                    frame = b"event: view\nid: %d\ndata: %s\n\n" % (sent, listener.raw)
-                    await send({"type": "http.response.body", "body": frame, "more_body": True})
+                    frame = b"%sevent: view\nid: %d\ndata: %s\n\n" % (hint, sent, listener.raw)
+                    hint = b""
+                    if not await self._send(send, frame, match_id, seat):
+                        return
                 elif listener.ping:
                     listener.ping = False
-                    await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+                    if not await self._send(send, b": keepalive\n\n", match_id, seat):
+                        return
         finally:
             watcher.cancel()
             self.detach(match_id, listener)
@@ -248,6 +262,16 @@ class Hub:
             await self.redis.delete(keys.presence(match_id, seat))
         except Exception:
             log.exception("presence_failed")
+
+    async def _send(self, send: Any, frame: bytes, match_id: str, seat: int | None) -> bool:
+        """Send a frame; False if the client has not taken it within the time limit (then closed)."""
+        try:
+            async with asyncio.timeout(self.send_timeout_s):
+                await send({"type": "http.response.body", "body": frame, "more_body": True})
+        except TimeoutError:
+            log.info("stream_stalled", match_id=match_id, seat=seat)
+            return False
+        return True
 
 
 async def _until_gone(receive: Any, listener: Listener) -> None:

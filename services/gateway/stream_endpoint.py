@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.commands.strict import MAX_VERSION
 from services.gateway import asgi, outage
 from services.gateway.access import ApiError, authorize
 
@@ -17,7 +18,10 @@ async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
         match_id = scope["path_params"]["match_id"]
         match, seat = await authorize(app.state.runtime, match_id, asgi.header(scope, b"authorization") or "")
         try:
-            last_id = int(asgi.header(scope, b"last-event-id") or 0)
+            # without one, every view is new to the client, the waiting one at version 0 too
+            last_id = int(asgi.header(scope, b"last-event-id") or -1)
+            if abs(last_id) > MAX_VERSION:
+                raise ValueError(last_id)
         except ValueError as problem:
             raise ApiError(400, "bad_last_event_id", "Last-Event-ID is a version number") from problem
     except ApiError as problem:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from services.ops.limits import Limits, limits_from_env
 
 
 class BadSetting(ValueError):
@@ -48,6 +50,7 @@ def _number(kind: Callable[[str], Any], ok: Callable[[Any], bool], what: str) ->
 _seconds = _number(float, lambda value: value > 0, "a number of seconds above 0")
 _whole_seconds = _number(int, lambda value: value >= 1, "a whole number of seconds, at least 1")
 _grace = _number(float, lambda value: value >= 0, "a number of seconds, 0 or more")
+_kept_s = _number(int, lambda value: value >= 0, "a whole number of seconds, 0 or more")
 _port = _number(int, lambda value: 0 <= value < 65536, "a port number (0: none)")
 
 
@@ -99,6 +102,10 @@ VARIABLES = (
     Variable("TAVERN_ARCHIVE_GRACE_S", "archive_grace_s", "3600", _grace, "a finished match stays in Redis this long"),
     Variable("TAVERN_IDLE_LIMIT_S", "idle_limit_s", "604800", _seconds, "no event this long: ended as abandoned"),
     Variable("TAVERN_ARCHIVE_EVERY_S", "archive_every_s", "5", _seconds, "how often a worker sweeps for archiving"),
+    Variable("TAVERN_IDEMPOTENCY_TTL_S", "idempotency_ttl_s", "86400", _whole_seconds,
+             "an accepted command's answer is kept under its Idempotency-Key this long"),
+    Variable("TAVERN_IDEMPOTENCY_REFUSAL_TTL_S", "idempotency_refusal_ttl_s", "60", _kept_s,
+             "a refused command's answer this long (0: not kept; a retry decides it again)"),
     Variable("TAVERN_WORKER_METRICS_PORT", "worker_metrics_port", "0", _port, "a worker's /metrics port; 0: none"),
 )
 _BY_FIELD = {variable.field: variable for variable in VARIABLES}
@@ -115,7 +122,9 @@ class Settings:
     queue_url: str | None  # RQ and the dirty set; None: the same Redis as the events
     queue_name: str = _default("queue_name")
     log_level: str = _default("log_level")
-    idempotency_ttl_s: int = 24 * 3600
+    idempotency_ttl_s: int = _default("idempotency_ttl_s")  # an accepted command's answer, for its retries
+    # a refusal changes nothing and is decided again on a retry: kept briefly, 0 not at all
+    idempotency_refusal_ttl_s: int = _default("idempotency_refusal_ttl_s")
     append_attempts: int = 16  # decides per command before giving up on a busy match (409 contention)
     lease_s: float = _default("lease_s")  # how long a projector's claim on a match lasts before another may redo it
     # the longest pause between drain steps (after a step that claimed a full batch; shorter
@@ -139,6 +148,7 @@ class Settings:
     idle_limit_s: float = _default("idle_limit_s")  # a match with no event for this long is ended as abandoned
     archive_every_s: float = _default("archive_every_s")  # how often a worker looks for matches to archive
     worker_metrics_port: int = 0  # a worker's /metrics (Prometheus) on this port; 0: none
+    limits: Limits = field(default_factory=Limits)  # what one client may send, and how fast (ops/limits.py)
 
     @property
     def embedded(self) -> bool:
@@ -157,7 +167,7 @@ def from_env(env: dict[str, str] | os._Environ[str] | None = None) -> Settings:
             raise BadSetting(f"{variable.name}={text!r} is not {_what(problem)}") from None
     if values["redis_url"] is None and "TAVERN_ARCHIVE_DIR" not in env:
         values["archive_dir"] = None  # embedded, nothing is kept: no archive unless asked for
-    return Settings(**values)
+    return Settings(**values, limits=limits_from_env(env))
 
 
 def _what(problem: ValueError) -> str:

@@ -148,11 +148,17 @@ def _xrange(match_id: str, after: int, upto: int | None = None) -> list[str]:
 
 class EventStore:
     def __init__(
-        self, redis: Any, idempotency_ttl_s: int, marks_dirty: bool = False, link: resp.Link | None = None
+        self,
+        redis: Any,
+        idempotency_ttl_s: int,
+        marks_dirty: bool = False,
+        link: resp.Link | None = None,
+        refusal_ttl_s: int = 60,
     ) -> None:
         self.redis = redis
         self.link = link or resp.Pooled(redis)  # the appends', reads' and views' path
-        self.ttl = idempotency_ttl_s
+        self.ttl = idempotency_ttl_s  # an accepted command's answer
+        self.refusal_ttl = refusal_ttl_s  # a refusal's: it changes nothing, a retry decides it again
         # with the projector's keys on this Redis, an append marks its match dirty in the same
         # call, rather than the command waiting for a second round trip before it is answered
         self.marks_dirty = marks_dirty
@@ -195,8 +201,11 @@ class EventStore:
         return {match_id: records_of(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
 
     async def remember(self, idempotency: str, answer: bytes) -> bytes:
-        """Keep a refusal under its idempotency key unless an answer is there already; the kept one."""
-        if await self.redis.set(idempotency, answer, ex=self.ttl, nx=True):
+        """Keep a refusal under its idempotency key unless an answer is there already; the kept one.
+        Kept ``refusal_ttl`` seconds (not at all with 0): one per fresh key would otherwise pile up."""
+        if self.refusal_ttl <= 0:
+            return await self.redis.get(idempotency) or answer
+        if await self.redis.set(idempotency, answer, ex=self.refusal_ttl, nx=True):
             return answer
         return await self.redis.get(idempotency) or answer
 

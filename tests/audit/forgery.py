@@ -55,3 +55,17 @@ def with_seed(data: bytes, seed: str) -> bytes:
     charter = msgspec.json.decode(header.charter, type=Charter)
     forged = charter_text(msgspec.structs.replace(charter, seed_commitment=commitment(seed)))
     return rechain(forged, seed, chain)
+
+
+def with_charter(data: bytes, **changes) -> bytes:
+    """The file re-made under a charter with ``changes``, every hash redone (a forger's whole match)."""
+    header, chain = envelopes(data)
+    charter = msgspec.json.decode(header.charter, type=Charter)
+    return rechain(charter_text(msgspec.structs.replace(charter, **changes)), header.seed, chain)
+
+
+def with_envelope(data: bytes, version: int, **changes) -> bytes:
+    """The file with one envelope changed and every hash after it redone."""
+    header, chain = envelopes(data)
+    chain[version - 1] = msgspec.structs.replace(chain[version - 1], **changes)
+    return rechain(header.charter, header.seed, chain)

@@ -18,11 +18,12 @@ def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = N
                 commitment(seed), DERIVATION, [])
     )
     table = Table(game, setup, seed)
-    records = seal(table.events, 1, digest(charter.encode()), Cause(), now=0.0)
+    start = 1_750_000_000.0  # 2025-06: times within the service's window, one second a command
+    records = seal(table.events, 1, digest(charter.encode()), Cause(), now=start)
     bots = [make_bot(game, bot) for _ in range(seats)]
     while not table.finished:
         seat, command = bot_turn(table, bots)
         events = table.submit(seat, command)
         cause = Cause(f"c{len(records)}", seat, None, command)
-        records += seal(events, len(records) + 1, records[-1].hash, cause, now=float(len(records)))
+        records += seal(events, len(records) + 1, records[-1].hash, cause, now=start + len(records))
     return export_lines(charter, seed, [(record.body, record.hash) for record in records])

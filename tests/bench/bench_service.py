@@ -644,6 +644,8 @@ def main() -> None:
             url = f"redis://127.0.0.1:{redis_port}/0"
             time.sleep(0.3)
         env = dict(os.environ, REDIS_URL=url, TAVERN_BENCH="1", LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
+        # one client plays every match: no per-client rate limits (services/ops/limits.py)
+        env |= {"TAVERN_CREATES_PER_S": "0", "TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0"}
         ports = [free_port() for _ in range(options.gateways)]
         pids = {"redis": processes[0].pid} if options.redis_url is None else {}
         for index, port in enumerate(ports):

@@ -64,3 +64,26 @@ def test_the_view_shows_sickness_and_who_may_attack():
     field = GAME.view(state, 0).sides[0].field
     assert [(m.summoning_sick, m.may_attack) for m in field] == [(False, True), (True, False)]
     assert field[0].card.stats.sword == 7 and field[0].card.stats.wage == 3
+
+
+def test_nothing_is_legal_and_the_views_build_before_the_opening_deal():
+    # a seat-entropy match is folded at version 0 (phase "setup") until every seat gave its entropy
+    from projections.views import all_views
+
+    waiting = GAME.initial(GAME.setup(2, {"best_of": 3}))
+    assert GAME.legal(waiting, 0) == GAME.legal(waiting, 1) == []
+    views = {k: msgspec.json.decode(v) for k, v in all_views(GAME, "m", waiting, 0, 2).items()}
+    assert {v["status"] for v in views.values()} == {"waiting"}
+    assert all(v["legal"] == [] for v in views.values())
+
+
+def test_a_new_game_of_the_match_forgets_the_last_turn_of_the_one_before():
+    moved = card(0, "7")
+    state = position(player(0, field=(merc(0, "7"),)), best_of=3, moved=(moved,), contracted=True, sold=True,
+                      all_in_turn=True)
+    for event in (ev.GameWon(number=1, winner=0, reason="fallen"), ev.GameBegan(number=2, first=1)):
+        state = GAME.evolve(state, event)
+    for seat in (0, 1, None):
+        seen = GAME.view(state, seat)
+        assert seen.moved == () and not seen.contracted and not seen.sold and not seen.all_in_turn
+        assert moved not in strings(seen)  # the card is back in a deck

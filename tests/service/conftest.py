@@ -130,7 +130,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def service_env(redis: str | None, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
-    env |= {"LOG_LEVEL": "warning", "TAVERN_LEASE_S": "1", "PYTHONPATH": str(ROOT), **extra}
+    # one test client makes every request: no per-client rate limits unless a test sets them
+    unlimited = {"TAVERN_CREATES_PER_S": "0", "TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0"}
+    env |= {"LOG_LEVEL": "warning", "TAVERN_LEASE_S": "1", "PYTHONPATH": str(ROOT), **unlimited, **extra}
     if redis is not None:
         env["REDIS_URL"] = redis
     return env

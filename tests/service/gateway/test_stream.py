@@ -98,7 +98,8 @@ async def test_a_stream_opened_before_any_projection_starts_with_the_current_vie
         finally:
             await probe.close()
         version = (await runtime.folds.load(created.match)).version
-        assert chunk.startswith(b"event: view\nid: %d\ndata: " % version) and version > 0
+        # the first frame tells the client when to reconnect (a stream that stalls is closed)
+        assert chunk.startswith(b"retry: 3000\nevent: view\nid: %d\ndata: " % version) and version > 0
         assert json.loads(chunk.split(b"data: ", 1)[1])["seat"] == 2
 
 
@@ -116,3 +117,23 @@ async def test_a_quiet_stream_gets_a_keepalive_comment_and_a_closed_one_is_forgo
         assert "quiet" not in hub.listeners and hub.metrics.open_streams == 0
     finally:
         await hub.stop()
+
+
+@pytest.mark.parametrize("game,seats", [("mercenaries", 2), ("heros-tavern", 3), ("taverna", 2), ("tavern-masters", 3)])
+async def test_a_match_waiting_for_entropy_streams_its_waiting_view_then_the_opening(served, game, seats):
+    answer = await served.post("/v1/matches", json={"game": game, "seats": seats, "seat_entropy": True})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    match_id, token = created["match_id"], seat_token(created, 0)
+    waiting = await view(served, created, token)
+    assert waiting["version"] == 0 and waiting["status"] == "waiting" and waiting["legal"] == []
+    async with served.stream("GET", f"/v1/matches/{match_id}/stream", headers=bearer(token)) as response:
+        lines = response.aiter_lines()
+        first = await asyncio.wait_for(next_event(lines), 10)
+        assert first["id"] == 0 and first["view"]["status"] == "waiting"
+        for seat in range(seats):
+            given = await served.post(f"/v1/matches/{match_id}/entropy", json={"entropy": f"e{seat}"},
+                                      headers=bearer(seat_token(created, seat)))
+            assert given.status_code == 200, given.text
+        opened = await asyncio.wait_for(next_event(lines), 10)
+        assert opened["id"] > 0 and opened["view"]["status"] == "active"

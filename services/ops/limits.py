@@ -1,0 +1,49 @@
+"""What one client may send and how fast: each limit a setting with a sane default (0 turns a rate
+or quota off). The gateway answers past them with 413/429/431/408 and a stable code (API.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+JSON_DEPTH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    command_body_bytes: int = 4 * 1024  # a command is a few dozen bytes
+    create_body_bytes: int = 16 * 1024  # a create, with options and bots
+    other_body_bytes: int = 4 * 1024  # entropy, and anything else with a body
+    header_bytes: int = 8 * 1024  # all of a request's header names and values
+    json_depth: int = JSON_DEPTH  # how deep a JSON body may nest (no message of the API goes past 4)
+    body_timeout_s: float = 10.0  # to send a whole body; a slower client is answered 408 and closed
+    # an SSE stream whose client does not read for this long is closed (its buffers are full)
+    stream_send_timeout_s: float = 30.0
+    stream_retry_ms: int = 3000  # the reconnection delay each stream tells its client (SSE ``retry:``)
+    # token buckets kept in Redis (services/gateway/rate_limit.lua), shared by every gateway:
+    # a sustained rate per second and a burst; 0 turns one off
+    creates_per_s: float = 5.0  # per client address
+    creates_burst: int = 50
+    commands_per_s_token: float = 50.0  # per seat token
+    commands_burst_token: int = 200
+    commands_per_s_address: float = 1000.0  # per client address (many seats behind one NAT)
+    commands_burst_address: int = 2000
+    # match creation needs one of these keys (``X-API-Key``) when any is set; off by default
+    api_keys: frozenset[str] = frozenset()
+
+
+_ENV = {f.name: f"TAVERN_{f.name.upper()}" for f in fields(Limits)}
+
+
+def limits_from_env(env: Mapping[str, str]) -> Limits:
+    """``TAVERN_<NAME>`` for each field (``TAVERN_API_KEYS``: comma-separated)."""
+    given: dict[str, object] = {}
+    for f in fields(Limits):
+        text = env.get(_ENV[f.name])
+        if text is None or text == "":
+            continue
+        if f.name == "api_keys":
+            given[f.name] = frozenset(key.strip() for key in text.split(",") if key.strip())
+        else:
+            given[f.name] = type(getattr(Limits(), f.name))(text)
+    return Limits(**given)
