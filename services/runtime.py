@@ -12,6 +12,7 @@ from typing import Any
 import fakeredis
 import redis
 import redis.asyncio
+from redis.asyncio.cluster import ClusterNode
 from rq import Queue
 
 from services.commands.bots import Bots
@@ -23,7 +24,7 @@ from services.ops.metrics import Metrics
 from services.ops.settings import Settings
 from services.projector.jobs import enqueue_drain
 from services.projector.projector import Projector
-from services.store import keys, resp, wire
+from services.store import cluster, keys, resp, wire
 from services.store.event_store import EventStore
 
 log = logs.get("tavern.runtime")
@@ -39,6 +40,8 @@ class Runtime:
             self.queue_async: Any = self.events
             self.queue_sync: Any = fakeredis.FakeRedis(server=self.server)
             self.links: list[resp.Link] = [resp.Pooled(self.events)] * 3
+        elif cluster.is_cluster(settings.redis_url):
+            self._on_cluster(settings)
         else:
             queue_url = settings.queue_url or settings.redis_url
             # a blocking pool: a burst beyond it waits for a connection instead of failing. RESP2:
@@ -56,10 +59,20 @@ class Runtime:
             events_link = _link(settings.redis_url, self.events)
             queue_link = events_link if same else _link(queue_url, self.queue_async)
             self.links = [events_link, queue_link, _link(queue_url, self.queue_async)]
+        same = self.queue_async is self.events
+        # where the notices to the gateways' streams are published (and subscribed to)
+        self.notices: Any = self.events if same or settings.embedded else self.queue_async
         self.rq = Queue(settings.queue_name, connection=self.queue_sync)
         self.metrics = Metrics()
-        events_link, queue_link, waiter = self.links
-        self.store = EventStore(self.events, settings.idempotency_ttl_s, marks_dirty=same, link=events_link)
+        events_link, queue_link, waiter, *acked = self.links
+        self.store = EventStore(
+            self.events,
+            settings.idempotency_ttl_s,
+            marks_dirty=same,
+            link=events_link,
+            acked=acked[0] if acked else None,
+            notices=queue_link if self.notices is not self.events else None,
+        )
         self.matches = Matches(self.events, self.store)
         self.folds = Folds(self.store)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
@@ -82,6 +95,31 @@ class Runtime:
         self._kicker: asyncio.Task | None = None
         self._sweeper: asyncio.Task | None = None
 
+    def _on_cluster(self, settings: Settings) -> None:
+        """Cluster mode: the events on a Redis Cluster, the queue (RQ, the projector's bookkeeping,
+        the notices) on a plain Redis of its own, which RQ needs (it speaks no cluster)."""
+        if settings.queue_url is None:
+            raise ValueError(
+                "REDIS_URL names a Redis Cluster: set QUEUE_URL to a plain Redis for the queue "
+                "(RQ and the projector's bookkeeping cannot live on a cluster)"
+            )
+        nodes, username, password = cluster.parse(settings.redis_url or "")
+        self.events = redis.asyncio.RedisCluster(
+            startup_nodes=[ClusterNode(host, port) for host, port in nodes],
+            username=username,
+            password=password,
+            protocol=2,
+            socket_timeout=settings.redis_timeout_s,
+            socket_connect_timeout=settings.redis_timeout_s,
+        )
+        self.queue_async = redis.asyncio.Redis.from_url(settings.queue_url, protocol=2)
+        self.queue_sync = redis.Redis.from_url(settings.queue_url)
+        events_link = cluster.ClusterWire.from_url(settings.redis_url or "", settings.redis_timeout_s)
+        replicas = settings.replicas_to_wait
+        acked = events_link.acknowledged(replicas, settings.wait_timeout_ms) if replicas else events_link
+        queue_link = _link(settings.queue_url, self.queue_async)
+        self.links = [events_link, queue_link, _link(settings.queue_url, self.queue_async), acked]
+
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self._kick = asyncio.Event()
@@ -93,7 +131,7 @@ class Runtime:
         for task in (self._kicker, self._sweeper):
             if task is not None:
                 task.cancel()
-        for link in self.links:
+        for link in dict.fromkeys(self.links):
             link.close()
         await self.events.aclose()
         if self.queue_async is not self.events:

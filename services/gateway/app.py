@@ -30,6 +30,7 @@ from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
+from services.gateway.outage import OUTAGES, RETRY_AFTER_S, unavailable
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
@@ -209,8 +210,10 @@ async def bench_floor(request: Request) -> Response:
 
 
 async def api_error(request: Request, problem: Exception) -> Response:
-    assert isinstance(problem, ApiError)
-    return Response(error(problem.code, problem.message), status_code=problem.status, media_type=JSON)
+    if not isinstance(problem, ApiError):
+        problem = unavailable(problem)  # one of OUTAGES
+    headers = {"Retry-After": str(RETRY_AFTER_S)} if problem.status == 503 else None
+    return Response(error(problem.code, problem.message), problem.status, headers, media_type=JSON)
 
 
 ROUTES = [
@@ -246,7 +249,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             match = await runtime.matches.get(match_id)
             return None if match is None else await current_view(runtime, match, seat)
 
-        hub = Hub(runtime.events, current, runtime.metrics)
+        hub = Hub(runtime.notices, current, runtime.metrics)
         app.state.runtime, app.state.hub = runtime, hub
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
@@ -266,7 +269,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    return Gateway(routes=routes, lifespan=lifespan, exception_handlers={ApiError: api_error})
+    handlers = {ApiError: api_error, **dict.fromkeys(OUTAGES, api_error)}
+    return Gateway(routes=routes, lifespan=lifespan, exception_handlers=handlers)
 
 
 BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}

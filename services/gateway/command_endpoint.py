@@ -8,6 +8,7 @@ from services.commands.handling import BadCommand, decode_command
 from services.commands.schemas import error
 from services.gateway import asgi
 from services.gateway.access import ApiError, authorize
+from services.gateway.outage import OUTAGES, unavailable
 from services.ops import logs
 from services.runtime import Runtime
 
@@ -21,6 +22,10 @@ async def post_command(scope: asgi.Scope, receive: Any, send: Any) -> None:
         status, body = await _answer(runtime, scope, receive)
     except ApiError as problem:
         await asgi.refuse(send, problem)
+        return
+    except OUTAGES as problem:
+        log.warning("command_unavailable", match_id=scope["path_params"]["match_id"], error=str(problem))
+        await asgi.refuse(send, unavailable(problem))
         return
     except Exception:
         log.exception("command_failed", match_id=scope["path_params"]["match_id"])

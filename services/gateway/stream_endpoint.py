@@ -7,6 +7,7 @@ from typing import Any
 
 from services.gateway import asgi
 from services.gateway.access import ApiError, authorize
+from services.gateway.outage import OUTAGES, unavailable
 
 LEAF = "stream"  # the path's last segment
 
@@ -22,5 +23,8 @@ async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
             raise ApiError(400, "bad_last_event_id", "Last-Event-ID is a version number") from problem
     except ApiError as problem:
         await asgi.refuse(send, problem)
+        return
+    except OUTAGES as problem:
+        await asgi.refuse(send, unavailable(problem))
         return
     await app.state.hub.serve(match.id, seat, last_id, receive, send)

@@ -22,6 +22,17 @@ class Settings:
     # projects one or two matches a step, at three round trips each, and the worker's CPU per
     # command doubles (deploy/README.md)
     min_tick_s: float = 0.002
+    # cluster mode (REDIS_URL=redis+cluster://...): an append is answered once this many replicas
+    # hold it (WAIT), else 503; None: 1 on a cluster, 0 (off) on a single Redis (deploy/README.md)
+    wait_replicas: int | None = None
+    wait_timeout_ms: int = 500
+    redis_timeout_s: float = 5.0  # the longest wait for a Redis reply on the hot paths
+
+    @property
+    def replicas_to_wait(self) -> int:
+        if self.wait_replicas is not None:
+            return self.wait_replicas
+        return 1 if (self.redis_url or "").startswith("redis+cluster://") else 0
 
     @property
     def embedded(self) -> bool:
@@ -38,4 +49,7 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         lease_s=float(env.get("TAVERN_LEASE_S", "5")),
         tick_s=float(env.get("TAVERN_TICK_MS", "12")) / 1000,
         min_tick_s=float(env.get("TAVERN_MIN_TICK_MS", "2")) / 1000,
+        wait_replicas=int(env["TAVERN_WAIT_REPLICAS"]) if env.get("TAVERN_WAIT_REPLICAS") else None,
+        wait_timeout_ms=int(env.get("TAVERN_WAIT_TIMEOUT_MS", "500")),
+        redis_timeout_s=float(env.get("TAVERN_REDIS_TIMEOUT_S", "5")),
     )

@@ -23,10 +23,14 @@ from typing import Any
 import hiredis
 from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeout
 
 from services.store.resp import pack, sent_once_more_if_reads
 
 CONNECT_TIMEOUT_S = 10.0
+# the longest wait for an exchange's replies: a node that has stopped answering (a machine gone, no
+# reset) is given up on, its connection closed, and the caller answered (the gateway's 503)
+REPLY_TIMEOUT_S = 10.0
 
 
 def _error(message: str) -> Exception:
@@ -104,8 +108,9 @@ class _Protocol(asyncio.Protocol):
 class Wire:
     """A lazily opened, pipelined connection to the Redis at ``url`` (redis:// or unix://)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout_s: float = REPLY_TIMEOUT_S) -> None:
         self.options = parse_url(url)
+        self.timeout_s = timeout_s
         self._protocol: _Protocol | None = None
         self._opening: asyncio.Task[_Protocol] | None = None
 
@@ -117,7 +122,12 @@ class Wire:
         protocol = self._protocol
         if protocol is None or protocol.lost is not None or protocol.loop is not asyncio.get_running_loop():
             protocol = await self._connect()
-        return await protocol.send(commands)
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                return await protocol.send(commands)
+        except TimeoutError as problem:  # asyncio's (the builtin), not redis-py's: ours is raised
+            protocol.close()
+            raise RedisTimeout(f"Redis did not answer within {self.timeout_s} s") from problem
 
     async def _connect(self) -> _Protocol:
         # one opening at a time per loop: the callers that find none open wait for the same one
@@ -130,7 +140,7 @@ class Wire:
     async def _open(self, loop: asyncio.AbstractEventLoop) -> _Protocol:
         options = self.options
         try:
-            async with asyncio.timeout(CONNECT_TIMEOUT_S):
+            async with asyncio.timeout(min(CONNECT_TIMEOUT_S, self.timeout_s)):
                 if "path" in options:
                     _, protocol = await loop.create_unix_connection(lambda: _Protocol(loop), options["path"])
                 else:
