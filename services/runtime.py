@@ -12,7 +12,6 @@ from typing import Any
 import fakeredis
 import redis
 import redis.asyncio
-from redis.asyncio.cluster import ClusterNode
 from rq import Queue
 
 from services.commands.bots import Bots
@@ -25,6 +24,7 @@ from services.ops.settings import Settings
 from services.projector.jobs import enqueue_drain
 from services.projector.projector import Projector
 from services.store import cluster, keys, resp, wire
+from services.store.cluster_client import ClusterClient
 from services.store.event_store import EventStore
 
 log = logs.get("tavern.runtime")
@@ -103,20 +103,12 @@ class Runtime:
                 "REDIS_URL names a Redis Cluster: set QUEUE_URL to a plain Redis for the queue "
                 "(RQ and the projector's bookkeeping cannot live on a cluster)"
             )
-        nodes, username, password = cluster.parse(settings.redis_url or "")
-        self.events = redis.asyncio.RedisCluster(
-            startup_nodes=[ClusterNode(host, port) for host, port in nodes],
-            username=username,
-            password=password,
-            protocol=2,
-            socket_timeout=settings.redis_timeout_s,
-            socket_connect_timeout=settings.redis_timeout_s,
-        )
         self.queue_async = redis.asyncio.Redis.from_url(settings.queue_url, protocol=2)
         self.queue_sync = redis.Redis.from_url(settings.queue_url)
         events_link = cluster.ClusterWire.from_url(settings.redis_url or "", settings.redis_timeout_s)
         replicas = settings.replicas_to_wait
         acked = events_link.acknowledged(replicas, settings.wait_timeout_ms) if replicas else events_link
+        self.events = ClusterClient(events_link, acked)
         queue_link = _link(settings.queue_url, self.queue_async)
         self.links = [events_link, queue_link, _link(settings.queue_url, self.queue_async), acked]
 

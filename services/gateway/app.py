@@ -249,7 +249,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             match = await runtime.matches.get(match_id)
             return None if match is None else await current_view(runtime, match, seat)
 
-        hub = Hub(runtime.notices, current, runtime.metrics)
+        hub = Hub(runtime.events, current, runtime.metrics, notices=runtime.notices)
         app.state.runtime, app.state.hub = runtime, hub
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()

@@ -60,8 +60,11 @@ Current = Callable[[str, int | None], Awaitable[bytes | None]]
 
 
 class Hub:
-    def __init__(self, redis: Any, current: Current, metrics: Metrics, keepalive_s: float = KEEPALIVE_S) -> None:
+    def __init__(
+        self, redis: Any, current: Current, metrics: Metrics, keepalive_s: float = KEEPALIVE_S, notices: Any = None
+    ) -> None:
         self.redis = redis
+        self.notices = notices or redis  # where the projector publishes: the queue's Redis beside a cluster
         self.keepalive_s = keepalive_s
         self.current = current
         self.metrics = metrics
@@ -98,7 +101,7 @@ class Hub:
 
     async def _listen_forever(self) -> None:
         while True:
-            pubsub = self.redis.pubsub()
+            pubsub = self.notices.pubsub()
             try:
                 await pubsub.subscribe(keys.NOTICES)
                 self._subscribed.set()

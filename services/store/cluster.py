@@ -8,8 +8,8 @@ of one script always sit on one slot.
 Why our own and not redis-py's async RedisCluster: on a connection error or a timeout RedisCluster
 reinitialises its map and sends the command again, which for an append is a command decided and
 appended twice (resp.py); and it runs a pipeline's commands through its per-command stack, the
-cost the Wire was written to avoid (tests/bench/bench_cluster.py measures both). RedisCluster
-still carries the few plain commands off the hot path (a match's meta, idempotency records).
+cost the Wire was written to avoid. The few plain commands off the hot path go through a
+ClusterWire too (cluster_client.py says why).
 
 Redirections are followed for every command, writes included: a node that answers MOVED, ASK,
 TRYAGAIN or CLUSTERDOWN has not run it. A connection lost (or a reply not come in time) on the
