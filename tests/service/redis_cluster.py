@@ -138,13 +138,16 @@ class Cluster:
         self.processes[port].kill()
         self.processes[port].wait(10)
 
-    def wait_promoted(self, dead: int, timeout_s: float = 30.0) -> None:
-        """Until a replica has taken over the dead primary's slots (every live node says ok)."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if all(self._ok(port) for port in self.running()):
-                return
-            time.sleep(0.05)
+    def wait_promoted(self, dead: int, key: str, timeout_s: float = 30.0) -> float:
+        """Until a replica serves ``key``'s slot in place of the dead primary and every live node
+        says the cluster is ok; the seconds it took. (A node without persistence must not come
+        back before this: as the primary it still claims to be, it would hand its replica an
+        empty data set.)"""
+        started = time.monotonic()
+        while time.monotonic() - started < timeout_s:
+            if self.primary_of(key) != dead and all(self._ok(port) for port in self.running()):
+                return time.monotonic() - started
+            time.sleep(0.02)
         pytest.fail(f"no replica took over from {dead} in time")
 
     def stop(self) -> None:
