@@ -134,6 +134,23 @@ class Cluster:
                 continue
         pytest.fail(f"no node knows slot {slot}")
 
+    def node_id(self, port: int) -> str:
+        return self.client(port).execute_command("CLUSTER", "MYID").decode()
+
+    def move_slot(self, key: str, target: int, pause_s: float = 0.0) -> None:
+        """Move ``key``'s slot to the primary ``target`` as ``redis-cli --cluster reshard`` does:
+        IMPORTING / MIGRATING, MIGRATE the keys a few at a time (``pause_s`` between batches, so
+        that commands meet the slot half moved: ASK, TRYAGAIN), then SETSLOT NODE everywhere."""
+        slot, source = key_slot(key.encode()), self.primary_of(key)
+        to, frm = self.client(target), self.client(source)
+        to.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", self.node_id(source))
+        frm.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", self.node_id(target))
+        while keys := frm.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 2):
+            frm.execute_command("MIGRATE", "127.0.0.1", target, "", 0, 5000, "KEYS", *keys)
+            time.sleep(pause_s)
+        for port in (target, source, *self.primaries()):
+            self.client(port).execute_command("CLUSTER", "SETSLOT", slot, "NODE", self.node_id(target))
+
     def kill(self, port: int) -> None:
         self.processes[port].kill()
         self.processes[port].wait(10)

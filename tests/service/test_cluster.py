@@ -119,3 +119,22 @@ async def test_a_primary_killed_mid_play_loses_nothing_acknowledged(cluster, que
     await asyncio.wait_for(playing, 90)
     await check_exports(bases[0], created, tally, tmp_path)
     assert tally.statuses <= {200, 201, 409, 422, 503} and tally.unavailable > 0
+
+
+async def test_a_slot_resharded_mid_match_costs_only_retries(cluster, queue_url, processes, tmp_path):
+    bases = serve(processes, service_env(cluster.url, QUEUE_URL=queue_url, TAVERN_QUEUE="reshard"))
+    tally = Tally()
+    async with httpx.AsyncClient(base_url=bases[0], timeout=30) as api:
+        created = await create_all(api, tally)
+    moved = keys.log(created[0]["match_id"])
+    target = next(port for port in cluster.primaries() if port != cluster.primary_of(moved))
+    playing = asyncio.create_task(play_all(bases, created, tally))
+    while len(tally.acknowledged) < 10 and not playing.done():
+        await asyncio.sleep(0.01)
+    before = sum(match == created[0]["match_id"] for match, _, _ in tally.acknowledged)
+    await asyncio.to_thread(cluster.move_slot, moved, target, 0.02)
+    assert cluster.primary_of(moved) == target
+    await asyncio.wait_for(playing, 90)
+    assert sum(match == created[0]["match_id"] for match, _, _ in tally.acknowledged) > before  # played on
+    await check_exports(bases[1], created, tally, tmp_path)
+    assert tally.statuses <= {200, 201, 409, 422} and tally.unavailable == 0
