@@ -24,6 +24,7 @@ async def post_command(scope: asgi.Scope, receive: Any, send: Any) -> None:
         await asgi.refuse(send, problem)
         return
     except OUTAGES as problem:
+        runtime.metrics.commands.inc("unavailable")  # alert on its rate (deploy/README.md)
         log.warning("command_unavailable", match_id=scope["path_params"]["match_id"], error=str(problem))
         await asgi.refuse(send, unavailable(problem))
         return
