@@ -10,6 +10,9 @@ from dataclasses import dataclass
 class Settings:
     redis_url: str | None  # the event store and views; None: an embedded in-memory fakeredis
     queue_url: str | None  # RQ and the dirty set; None: the same Redis as the events
+    # or the queue's Redis found through Sentinel: its sentinels (host, port) and master name
+    queue_sentinels: tuple[tuple[str, int], ...] = ()
+    queue_master: str = "tavern"
     queue_name: str = "tavern"
     log_level: str = "info"
     idempotency_ttl_s: int = 24 * 3600
@@ -44,6 +47,8 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
     return Settings(
         redis_url=env.get("REDIS_URL") or None,
         queue_url=env.get("QUEUE_URL") or None,
+        queue_sentinels=tuple(_address(part) for part in env.get("QUEUE_SENTINELS", "").split(",") if part.strip()),
+        queue_master=env.get("QUEUE_MASTER", "tavern"),
         queue_name=env.get("TAVERN_QUEUE", "tavern"),
         log_level=env.get("LOG_LEVEL", "info").lower(),
         lease_s=float(env.get("TAVERN_LEASE_S", "5")),
@@ -53,3 +58,10 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         wait_timeout_ms=int(env.get("TAVERN_WAIT_TIMEOUT_MS", "500")),
         redis_timeout_s=float(env.get("TAVERN_REDIS_TIMEOUT_S", "5")),
     )
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.strip().rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"QUEUE_SENTINELS: {text!r} is not host:port")
+    return host, int(port)

@@ -11,9 +11,13 @@ loop (its connections and caches live across jobs); the RQ job function only han
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+import time
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq import SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
@@ -23,6 +27,7 @@ from services.projector.jobs import JOB_TIMEOUT_S, enqueue_drain
 from services.runtime import Runtime
 
 log = logs.get("tavern.worker")
+RESTART_PAUSE_S = 1.0
 _runtime: Runtime | None = None
 
 
@@ -94,5 +99,14 @@ def run(settings: Settings) -> int:
     install(runtime)
     collector.settle()
     log.info("worker_started", queue=settings.queue_name)
-    SimpleWorker([runtime.rq], connection=runtime.queue_sync).work(with_scheduler=False, logging_level="WARNING")
-    return 0
+    while True:
+        rq_worker = None
+        # RQ quits its loop when Redis fails under it (a failover of the queue's Redis, its job's
+        # failure not recorded): start another, which reconnects (through Sentinel, to the new master)
+        with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
+            rq_worker = SimpleWorker([runtime.rq], connection=runtime.queue_sync)  # it talks to Redis at once
+            rq_worker.work(with_scheduler=False, logging_level="WARNING")
+        if rq_worker is not None and rq_worker._stop_requested:  # a SIGTERM or SIGINT: RQ's own graceful stop
+            return 0
+        log.warning("worker_restarting")
+        time.sleep(RESTART_PAUSE_S)
