@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from services.store import keys
-from tests.service.conftest import ROOT, free_port, service_env, start_redis, wait_healthy
+from tests.service.conftest import ROOT, free_port, service_env, wait_healthy
 from tests.service.durable_play import Tally, audit, exported, lost, play
 from tests.service.redis_cluster import Cluster
 
@@ -26,14 +26,6 @@ def cluster(tmp_path):
     started = Cluster(tmp_path).start()
     yield started
     started.stop()
-
-
-@pytest.fixture
-def queue_url(tmp_path):
-    process, url = start_redis(tmp_path)
-    yield url
-    process.kill()
-    process.wait(10)
 
 
 def serve(processes, env: dict[str, str], gateways: int = 2, workers: int = 1) -> list[str]:
@@ -91,8 +83,8 @@ def test_cluster_mode_needs_a_queue_url():
     assert done.returncode != 0 and b"QUEUE_URL" in done.stderr
 
 
-async def test_matches_of_every_game_on_the_cluster_across_two_gateways(cluster, queue_url, processes, tmp_path):
-    bases = serve(processes, service_env(cluster.url, QUEUE_URL=queue_url, TAVERN_QUEUE="cluster"))
+async def test_matches_of_every_game_on_the_cluster_across_two_gateways(cluster, plain_url, processes, tmp_path):
+    bases = serve(processes, service_env(cluster.url, QUEUE_URL=plain_url, TAVERN_QUEUE="cluster"))
     tally = Tally()
     async with httpx.AsyncClient(base_url=bases[0], timeout=30) as api:
         created = await create_all(api, tally, copies=2)
@@ -103,8 +95,8 @@ async def test_matches_of_every_game_on_the_cluster_across_two_gateways(cluster,
     assert tally.unavailable == 0 and tally.acknowledged
 
 
-async def test_a_primary_killed_mid_play_loses_nothing_acknowledged(cluster, queue_url, processes, tmp_path):
-    bases = serve(processes, service_env(cluster.url, QUEUE_URL=queue_url, TAVERN_QUEUE="failover"))
+async def test_a_primary_killed_mid_play_loses_nothing_acknowledged(cluster, plain_url, processes, tmp_path):
+    bases = serve(processes, service_env(cluster.url, QUEUE_URL=plain_url, TAVERN_QUEUE="failover"))
     tally = Tally()
     async with httpx.AsyncClient(base_url=bases[0], timeout=30) as api:
         created = await create_all(api, tally, copies=2)
@@ -121,8 +113,8 @@ async def test_a_primary_killed_mid_play_loses_nothing_acknowledged(cluster, que
     assert tally.statuses <= {200, 201, 409, 422, 503} and tally.unavailable > 0
 
 
-async def test_a_slot_resharded_mid_match_costs_only_retries(cluster, queue_url, processes, tmp_path):
-    bases = serve(processes, service_env(cluster.url, QUEUE_URL=queue_url, TAVERN_QUEUE="reshard"))
+async def test_a_slot_resharded_mid_match_costs_only_retries(cluster, plain_url, processes, tmp_path):
+    bases = serve(processes, service_env(cluster.url, QUEUE_URL=plain_url, TAVERN_QUEUE="reshard"))
     tally = Tally()
     async with httpx.AsyncClient(base_url=bases[0], timeout=30) as api:
         created = await create_all(api, tally)

@@ -10,7 +10,7 @@ import asyncio
 import httpx
 import pytest
 
-from tests.service.conftest import service_env, start_redis
+from tests.service.conftest import service_env
 from tests.service.durable_play import Tally
 from tests.service.redis_sentinel import Sentinels
 from tests.service.test_cluster import check_exports, create_all, play_all, serve
@@ -25,17 +25,8 @@ def sentinels(tmp_path):
     started.stop()
 
 
-@pytest.fixture
-def events_url(tmp_path):
-    (tmp_path / "events").mkdir()
-    process, url = start_redis(tmp_path / "events")
-    yield url
-    process.kill()
-    process.wait(10)
-
-
-async def test_the_queue_primary_killed_mid_play(sentinels, events_url, processes, tmp_path):
-    env = service_env(events_url, TAVERN_QUEUE="sentinel", **sentinels.env)
+async def test_the_queue_primary_killed_mid_play(sentinels, plain_url, processes, tmp_path):
+    env = service_env(plain_url, TAVERN_QUEUE="sentinel", **sentinels.env)
     bases = serve(processes, env)
     tally = Tally()
     async with httpx.AsyncClient(base_url=bases[0], timeout=30) as api:
