@@ -1,5 +1,8 @@
-# The two commands of the README: `make serve` and `make test`. Each makes the virtualenv it needs.
+# The two commands of the README: `make serve` (HOST=, PORT=) and `make test`. Each makes the virtualenv
+# it needs; `make test` also checks for (and where it may, installs) the system packages the tests use.
 VENV ?= .venv
+HOST ?= 127.0.0.1
+PORT ?= 8000
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
@@ -11,9 +14,16 @@ $(BIN)/tavern: pyproject.toml
 
 .PHONY: serve test lint bench
 serve: $(BIN)/tavern
-	$(BIN)/tavern serve
+	$(BIN)/tavern serve --host $(HOST) --port $(PORT)
+
+# the browser tests inject axe-core (npm, pinned by tests/web/package-lock.json)
+tests/web/node_modules/axe-core/axe.min.js: tests/web/package-lock.json
+	npm ci --prefix tests/web --no-audit --no-fund
+	touch $@
 
 test: $(BIN)/tavern
+	tests/system-deps.sh
+	$(MAKE) --no-print-directory tests/web/node_modules/axe-core/axe.min.js
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q -n 2
 

@@ -8,19 +8,21 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Event, Game, Seat, Setup
+from projections.narration import narrate
 
 
 class Frame(msgspec.Struct, frozen=True):
     version: int
     event: Event | None  # the event that made this frame, as the viewer may see it (None for frame 0)
     view: Any
+    narration: str = ""  # the event in words, as the viewer may read it
 
 
 def frames(game: Game, setup: Setup, events: Iterable[Event], seat: Seat | None, whole: bool) -> Iterator[Frame]:
     """Frame 0 (before any event) and one frame after each event. ``whole``: events unredacted."""
     state = game.initial(setup)
-    yield Frame(0, None, game.view(state, seat))
+    yield Frame(0, None, game.view(state, seat), "Before the first event.")
     for version, event in enumerate(events, start=1):
         state = game.evolve(state, event)
         shown = event if whole else game.event_view(event, seat)
-        yield Frame(version, shown, game.view(state, seat))
+        yield Frame(version, shown, game.view(state, seat), narrate(game, event, seat, whole=whole))

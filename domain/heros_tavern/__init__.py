@@ -18,7 +18,8 @@ GAME = Game(
     options=(
         OptionSpec(
             "shopkeeper_cap", (False, True), False,
-            "cap the Shopkeeper at 6 heroes, as the reference card's 'Staff 1 to 6' suggests (HT-9)",
+            "The Shopkeeper scores your Market cards + 1 heroes (rulebook, 'Shopkeeper'); true caps that at 6, "
+            "as the reference card's 'Staff 1 to 6' suggests (ruling HT-9). Default false: no cap.",
         ),
     ),
     command_type=HtCommand,

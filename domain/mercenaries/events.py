@@ -82,7 +82,8 @@ class AttackDeclared(Event, frozen=True):
 
 
 class Combat(Event, frozen=True):
-    """A fight between the attacking group and the defender's mercenaries; ``loser`` -1 on a stand-off."""
+    """A fight between the attacking group and the defender's mercenaries; ``loser`` the losing seat,
+    -1 on a stand-off."""
 
     attacker: int
     defender: int

@@ -33,6 +33,24 @@ class Player(msgspec.Struct, frozen=True):
     all_in_used: bool = False
 
 
+class Fight(msgspec.Struct, frozen=True):
+    """The last combat of the game, kept for the views: the dice, the strengths, the damage and the
+    mercenaries each side lost to the Trash. A direct attack has no attacker's dice: its strength is
+    the Swords, the defence's the defender's roll."""
+
+    attacker: int
+    defender: int
+    kind: str  # attack_vs_attack | attack_vs_defence | attack_vs_mixed | direct
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
+    attack_strength: int
+    defence_strength: int
+    loser: int  # the seat that took the damage; -1 on a stand-off
+    damage: int
+    overrun: bool = False
+    trashed: tuple[tuple[str, ...], ...] = ((), ())  # per seat
+
+
 class GameRecord(msgspec.Struct, frozen=True):
     number: int
     winner: int
@@ -56,6 +74,7 @@ class State(msgspec.Struct, frozen=True):
     discard_from: tuple[str, ...] = ()
     records: tuple[GameRecord, ...] = ()
     match_winner: int = -1
+    last_combat: Fight | None = None
 
 
 def fresh_player() -> Player:
@@ -90,7 +109,7 @@ def _trash(state: State, seat: int, cards: tuple[str, ...]) -> State:
 def _game_began(state: State, e: ev.GameBegan) -> State:
     players = tuple(fresh_player() for _ in state.players)
     return replace(state, players=players, treasury=SETTINGS["treasury"], number=e.number, active=e.first,
-                   turn=0, phase=SETUP, discard_seat=-1, discard_from=())
+                   turn=0, phase=SETUP, discard_seat=-1, discard_from=(), last_combat=None)
 
 
 def _shuffled(state: State, e: ev.DeckShuffled) -> State:
@@ -139,7 +158,10 @@ def _all_in(state: State, e: ev.AllInDeclared) -> State:
     # the order of the gathered cards does not matter: the DeckShuffled that follows sets it
     state = with_player(state, e.seat, gold=p.gold - e.donated, hp=p.hp - e.hp_lost, hand=(), field=(), trash=(),
                         deck=p.deck + p.hand + field_cards(p) + p.trash, all_in_used=True)
-    return replace(state, treasury=state.treasury + e.donated, all_in_turn=True, moved=())
+    fight = state.last_combat
+    if fight is not None:  # its losses went back into the deck, where nobody may follow them
+        fight = replace(fight, trashed=tuple(() if s == e.seat else c for s, c in enumerate(fight.trashed)))
+    return replace(state, treasury=state.treasury + e.donated, all_in_turn=True, moved=(), last_combat=fight)
 
 
 def _phase(state: State, e: ev.PhaseBegan) -> State:
@@ -151,14 +173,25 @@ def _hurt(state: State, seat: int, damage: int) -> State:
 
 
 def _combat(state: State, e: ev.Combat) -> State:
+    fight = Fight(attacker=e.attacker, defender=e.defender, kind=e.kind, attack_dice=e.attack_dice,
+                  defence_dice=e.defence_dice, attack_strength=e.attack_strength,
+                  defence_strength=e.defence_strength, loser=e.loser, damage=e.damage, overrun=e.overrun)
+    state = replace(state, last_combat=fight)
     return _hurt(state, e.loser, e.damage) if e.loser >= 0 else state
 
 
 def _direct(state: State, e: ev.DirectAttack) -> State:
-    return _hurt(state, e.defender, e.damage)
+    fight = Fight(attacker=e.attacker, defender=e.defender, kind="direct", attack_dice=(),
+                  defence_dice=e.defence_dice, attack_strength=e.swords, defence_strength=sum(e.defence_dice),
+                  loser=e.defender if e.damage else -1, damage=e.damage)
+    return _hurt(replace(state, last_combat=fight), e.defender, e.damage)
 
 
 def _trashed(state: State, e: ev.MercenariesTrashed) -> State:
+    fight = state.last_combat
+    if fight is not None:  # combat losses: kept with the fight they came from
+        trashed = tuple((*cards, *e.cards) if seat == e.seat else cards for seat, cards in enumerate(fight.trashed))
+        state = replace(state, last_combat=replace(fight, trashed=trashed))
     return replace(_trash(state, e.seat, e.cards), discard_seat=-1, discard_from=())
 
 

@@ -9,7 +9,7 @@ from domain.kernel.redaction import AllowList, to_everyone
 from domain.mercenaries import events as ev
 from domain.mercenaries.content import Stats, rank_of
 from domain.mercenaries.rules import may_attack, summoning_sick
-from domain.mercenaries.state import GameRecord, State
+from domain.mercenaries.state import Fight, GameRecord, State
 
 
 class CardView(msgspec.Struct, frozen=True):
@@ -54,6 +54,7 @@ class MercenariesView(msgspec.Struct, frozen=True):
     discard_candidates: tuple[str, ...]
     games: tuple[GameRecord, ...]
     match_winner: int
+    last_combat: Fight | None  # the game's last fight, for both seats: dice, strengths, damage, losses
 
 
 def card_view(card: str) -> CardView:
@@ -81,7 +82,7 @@ def view(state: State, seat: int | None) -> MercenariesView:
         active=state.active, turn=state.turn, phase=state.phase, hand=hand, sides=sides,
         contracted=state.contracted, sold=state.sold, all_in_turn=state.all_in_turn, moved=state.moved,
         waiting_for=waiting_for(state), discard_candidates=state.discard_from, games=state.records,
-        match_winner=state.match_winner,
+        match_winner=state.match_winner, last_combat=state.last_combat,
     )
 
 

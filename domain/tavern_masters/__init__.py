@@ -18,9 +18,27 @@ GAME = Game(
     min_seats=1,
     max_seats=6,
     options=(
-        OptionSpec("mode", ("competitive", "cooperative", "solo"), "competitive", "how the match is won"),
-        OptionSpec("challenge", tuple(CHALLENGE_ROUNDS), "buzzed", "Challenge Chart: rounds in co-operative/solo"),
-        OptionSpec("dirty_deeds", (False, True), False, "play with the Dirty Deeds expansion"),
+        OptionSpec(
+            "mode",
+            ("competitive", "cooperative", "solo"),
+            "competitive",
+            "competitive: the most Gold at the end wins; cooperative or solo: every player with 20 Gold or more "
+            "after the Challenge Chart's rounds wins (rulebook, Challenge Chart)",
+        ),
+        OptionSpec(
+            "challenge",
+            tuple(CHALLENGE_ROUNDS),
+            "buzzed",
+            "the Challenge Chart's level in cooperative or solo play, the number of rounds to reach 20 Gold: "
+            "buzzed 6, tipsy 5, sloshed 4, hammered 3, wasted 2 (fewer is harder)",
+        ),
+        OptionSpec(
+            "dirty_deeds",
+            (False, True),
+            False,
+            "play with the Dirty Deeds expansion: its deck, and a Dirty Deeds phase between the Night phase and "
+            "Counting the Till, to play cards against another player's Hand and Tavern",
+        ),
     ),
     command_type=TMCommand,
     event_type=TMEvent,

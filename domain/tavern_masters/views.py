@@ -10,7 +10,8 @@ from msgspec.structs import replace
 from domain.kernel.redaction import AllowList, to_everyone
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.rules import to_act
-from domain.tavern_masters.state import State
+from domain.tavern_masters.scoring import GOAL, ROUND_CAP
+from domain.tavern_masters.state import CHALLENGE_ROUNDS, State
 
 
 class SeatView(msgspec.Struct, frozen=True):
@@ -23,7 +24,10 @@ class SeatView(msgspec.Struct, frozen=True):
 class TMView(msgspec.Struct, frozen=True):
     seat: int | None
     mode: str
-    rounds: int
+    rounds: int  # the last round: the challenge's in co-operative and solo play, the round cap in competitive
+    challenge: str  # the Challenge Chart row in co-operative and solo play ("" in competitive)
+    target_gold: int  # the Gold to reach: every seat (co-operative), the seat (solo), the first seat (competitive)
+    outcome: str  # "" while running; table_won | table_lost (co-operative), won | lost (solo), winners (competitive)
     dirty_deeds: bool
     phase: str
     round: int
@@ -52,10 +56,26 @@ def _offer_for(offer: ev.Offer, seat: int | None) -> ev.Offer:
     return offer
 
 
+CHALLENGES = {rounds: name for name, rounds in CHALLENGE_ROUNDS.items()}
+
+
+def outcome(state: State) -> str:
+    if state.winners is None:
+        return ""
+    if state.mode == "cooperative":
+        return "table_won" if state.end_reason == "all_win" else "table_lost"
+    if state.mode == "solo":
+        return "won" if state.winners else "lost"
+    return "winners"
+
+
 def view(state: State, seat: int | None) -> TMView:
     me = state.players[seat] if seat is not None else None
+    competitive = state.mode == "competitive"
     return TMView(
-        seat=seat, mode=state.mode, rounds=state.rounds, dirty_deeds=state.dirty_deeds, phase=state.phase,
+        seat=seat, mode=state.mode, rounds=ROUND_CAP if competitive else state.rounds,
+        challenge="" if competitive else CHALLENGES[state.rounds], target_gold=GOAL, outcome=outcome(state),
+        dirty_deeds=state.dirty_deeds, phase=state.phase,
         round=state.round, server=state.server, turn=state.turn, to_act=to_act(state),
         players=tuple(SeatView(gold=p.gold, tavern=p.tavern, hand_count=len(p.hand), done=p.done)
                       for p in state.players),

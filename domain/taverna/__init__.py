@@ -25,7 +25,15 @@ GAME = Game(
     rulebook="taverna.txt",
     min_seats=2,
     max_seats=5,
-    options=(OptionSpec("curse", (True, False), True, "play with the Curse among the spells (the rulebook's option)"),),
+    options=(
+        OptionSpec(
+            "curse",
+            (True, False),
+            True,
+            "shuffle the Curse into the spell cards (the rulebook's optional card): it is not a spell; "
+            "whoever draws it suffers it at once and draws again (it costs 2 coins here: our ruling)",
+        ),
+    ),
     command_type=TavernaCommand,
     event_type=TavernaEvent,
     view_type=TavernaView,

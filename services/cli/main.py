@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib.metadata import version
 
 from domain.kernel import RulesError
+from services.ops import settings
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tavern", description="Tavern board games, event-sourced.")
+    # the environment's settings, from their one table, under the help of what reads them
+    described = {"epilog": settings.described(), "formatter_class": argparse.RawDescriptionHelpFormatter}
+    parser = argparse.ArgumentParser(prog="tavern", description="Tavern board games, event-sourced.", **described)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version('tavern')}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     simulate = sub.add_parser("simulate", help="play bot matches in-process and print one JSON line each")
@@ -22,12 +27,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot", action="append", metavar="KIND", help="random or greedy; repeat to give each seat its own, in order"
     )
 
-    serve = sub.add_parser("serve", help="run the gateway (and, without REDIS_URL, a worker on an embedded Redis)")
+    serve = sub.add_parser(
+        "serve", help="run the gateway (and, without REDIS_URL, a worker on an embedded Redis)", **described
+    )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--embedded-worker", action="store_true", help="also run an RQ worker in this process")
 
-    sub.add_parser("worker", help="run an RQ worker: projections and bot seats (needs REDIS_URL)")
+    sub.add_parser("worker", help="run an RQ worker: projections and bot seats (needs REDIS_URL)", **described)
 
     audit = sub.add_parser("audit", help="verify an exported match offline: chain, seed, every event (docs/AUDIT.md)")
     audit.add_argument("file")

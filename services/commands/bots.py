@@ -30,6 +30,11 @@ class SeatView(msgspec.Struct, Generic[V, C]):
     legal: list[C]
 
 
+def idempotency_key(version: int) -> str:
+    """A bot's idempotency key for its turn in the views at ``version`` (the archiver deletes them)."""
+    return f"bot:{version}"
+
+
 class Bots:
     def __init__(self, handler: Handler) -> None:
         self.handler = handler
@@ -48,6 +53,6 @@ class Bots:
             bot = make_bot(game, match.bot_kind)
             command = bot.choose(seen.view, seen.legal, Rng(match.seed, version, f"bot:{seat}"))
             # the key makes a redo (a worker killed after sending) send nothing twice
-            answer = await self.handler.submit(match, seat, command, idempotency=f"bot:{version}")
+            answer = await self.handler.submit(match, seat, command, idempotency=idempotency_key(version))
             if answer.status != 200:
                 log.info("bot_refused", match_id=match.id, seat=seat, status=answer.status)

@@ -18,7 +18,7 @@ from redis import exceptions as redis_errors
 from domain.kernel import Command, Rng, RulesError
 from services.commands.folds import Folded, Folds
 from services.commands.matches import Match
-from services.commands.schemas import Accepted, error
+from services.commands.schemas import Accepted, ErrorBody, error
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.store import keys
@@ -87,14 +87,22 @@ class Handler:
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
             answer = await self._submit(match, seat, command, expected, idempotency, command_id)
-            outcome = {200: "accepted", 409: "conflict", 422: "refused"}.get(answer.status, str(answer.status))
-            self.metrics.commands.inc(outcome)
-            log.info("command", type=type(command).__name__, status=answer.status)
+            kind = type(command).__name__
+            if answer.status == 200:
+                self.metrics.command(match.game.id, kind, "accepted")
+                log.info("command", type=kind, status=200)
+            else:
+                code = _code.decode(answer.body).error.code
+                outcome = {409: "conflict", 422: "refused"}.get(answer.status, str(answer.status))
+                self.metrics.command(match.game.id, kind, outcome, code)
+                log.info("command", type=kind, status=answer.status, code=code)
             return answer
 
     async def _submit(
         self, match: Match, seat: int, command: Command, expected: int | None, idempotency: str | None, command_id: str
     ) -> Answer:
+        if match.ended or match.archived:
+            return _ENDED
         idem_key = keys.idempotency(match.id, seat, idempotency) if idempotency is not None else None
         if idem_key is not None:
             prior = await self.store.recall(idem_key)
@@ -114,11 +122,13 @@ class Handler:
                 folded = await self.folds.load(match)
             if expected is not None and expected != folded.version:
                 return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
+            deciding = time.perf_counter()
             try:
                 if folded.version == 0:  # the opening waits for the seats' entropy (docs/AUDIT.md)
                     raise RulesError("waiting_for_entropy", "the match opens once every seat has sent its entropy")
                 events = game.decide(folded.state, command, seat, Rng(folded.seed, folded.version))
             except RulesError as refusal:
+                self.metrics.decide_seconds.observe(time.perf_counter() - deciding)
                 if not fresh:
                     folded = None
                     continue
@@ -126,6 +136,7 @@ class Handler:
                 if idem_key is None:
                     return answer
                 return _decode_answer(await self.store.remember(idem_key, _encode_answer(answer)))
+            self.metrics.decide_seconds.observe(time.perf_counter() - deciding)
             records = seal(events, folded.version + 1, folded.last_hash, cause)
             version = folded.version + len(records)
             shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
@@ -151,12 +162,19 @@ class Handler:
             self._tips.pop(match.id, None)  # those decided after this one fail as well
             if appended.outcome == "duplicate":
                 return _decode_answer(appended.prior)
+            if appended.outcome == "ended":
+                return _ENDED
             folded = None  # a conflict: reload the tail and decide again
             if expected is not None:
                 return Answer(
                     409, error("stale_version", f"the match is at version {appended.version}", appended.version)
                 )
         return Answer(409, error("contention", "the match changed under every attempt; send it again", None))
+
+
+_code = msgspec.json.Decoder(ErrorBody)  # a refusal's code, for its log line and metric
+# abandoned (closed by the archiver) or archived: the log takes nothing more (append.lua)
+_ENDED = Answer(409, error("match_ended", "the match has ended and takes no more commands", None))
 
 
 def _encode_answer(answer: Answer) -> bytes:

@@ -13,8 +13,11 @@ from domain.kernel import Game, Rng, RulesError, Setup
 from domain.kernel.rng import DERIVATION
 from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, effective_seed
 from services.commands import tokens
-from services.store import keys
+from services.ops import logs
+from services.store import archive, keys
 from services.store.event_store import GENESIS, Cause, EventStore, seal
+
+log = logs.get("tavern.matches")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,8 @@ class Match:
     rules_version: int = 1  # the game's rules version when the match was created
     charter: str = ""  # what the match committed to at creation (projections/chain.py); "" before charters
     entropy_seats: tuple[int, ...] = ()  # the seats whose entropy the opening waits for (docs/AUDIT.md)
+    ended: str = ""  # "abandoned": closed by the archiver (idle too long), it takes no more commands
+    archived: bool = False  # its log is in the archive, no longer in Redis (services/commands/history.py)
 
     @property
     def genesis(self) -> str:
@@ -58,9 +63,12 @@ def _bot_kind(game: Game, requested: str | None) -> str:
 class Matches:
     """Creates matches and finds them; a match's meta never changes, so it is cached."""
 
-    def __init__(self, redis: Any, store: EventStore, capacity: int = 8192) -> None:
+    def __init__(
+        self, redis: Any, store: EventStore, capacity: int = 8192, archived: archive.Archive | None = None
+    ) -> None:
         self.redis = redis
         self.store = store
+        self.archive = archived
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._capacity = capacity
 
@@ -109,7 +117,7 @@ class Matches:
             charter=charter_text(charter),
             entropy_seats=tuple(waits_for),
         )
-        await self.redis.hset(keys.meta(match.id), mapping=_to_fields(match))
+        await self.redis.hset(keys.meta(match.id), mapping=to_fields(match))
         if not waits_for:
             opened = await self.open(match)
             assert opened, "a fresh random id has an empty log"
@@ -122,7 +130,10 @@ class Matches:
         game = match.game
         opening = game.begin(game.initial(match.setup), Rng(effective_seed(match.seed, entropy), 0))
         records = seal(opening, 1, match.genesis, Cause(entropy=entropy))
-        return (await self.store.append(match.id, 0, records, None, b"")).outcome == "ok"
+        opened = (await self.store.append(match.id, 0, records, None, b"")).outcome == "ok"
+        if opened:
+            log.info("match_started", match_id=match.id, game=game.id, version=len(records))
+        return opened
 
     async def get(self, match_id: str) -> Match | None:
         match = self._cache.get(match_id)
@@ -130,11 +141,22 @@ class Matches:
             self._cache.move_to_end(match_id)
             return match
         fields = await self.redis.hgetall(keys.meta(match_id))
+        # no meta in Redis: the archive's, if any (services/projector/archiver.py)
+        if not fields and self.archive is not None and _archivable(match_id):
+            stored = await self.archive.get(archive.meta_name(match_id))
+            if stored is not None:
+                match = _from_fields(match_id, json.loads(stored)["fields"], archived=True)
+                self._remember(match)
+                return match
         if not fields:
             return None
         match = _from_fields(match_id, {k.decode(): v.decode() for k, v in fields.items()})
         self._remember(match)
         return match
+
+    def forget(self, match_id: str) -> None:
+        """Drop a cached meta: the match has left Redis since (history.py finds it in the archive)."""
+        self._cache.pop(match_id, None)
 
     def _remember(self, match: Match) -> None:
         self._cache[match.id] = match
@@ -142,7 +164,12 @@ class Matches:
             self._cache.popitem(last=False)
 
 
-def _to_fields(match: Match) -> dict[str, str]:
+def _archivable(match_id: str) -> bool:
+    """A match id as ``create`` makes them: a path that names anything else is not looked up."""
+    return len(match_id) == 16 and all(c in "0123456789abcdef" for c in match_id)
+
+
+def to_fields(match: Match) -> dict[str, str]:
     fields = {
         "game": match.game.id,
         "seats": str(match.setup.seats),
@@ -156,10 +183,12 @@ def _to_fields(match: Match) -> dict[str, str]:
         "entropy_seats": json.dumps(list(match.entropy_seats)),
     }
     fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
+    if match.ended:
+        fields["ended"] = match.ended
     return fields
 
 
-def _from_fields(match_id: str, fields: dict[str, str]) -> Match:
+def _from_fields(match_id: str, fields: dict[str, str], archived: bool = False) -> Match:
     return Match(
         id=match_id,
         game=get_game(fields["game"]),
@@ -172,4 +201,6 @@ def _from_fields(match_id: str, fields: dict[str, str]) -> Match:
         rules_version=int(fields.get("rules_version", "1")),
         charter=fields.get("charter", ""),
         entropy_seats=tuple(json.loads(fields.get("entropy_seats", "[]"))),
+        ended=fields.get("ended", ""),
+        archived=archived,
     )

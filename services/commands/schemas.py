@@ -47,14 +47,26 @@ class Accepted(msgspec.Struct):
     events: list[Any]  # the appended events as this seat may see them
 
 
+class OptionInfo(msgspec.Struct):
+    """A match option: the values it takes, its default and what it does."""
+
+    name: str
+    choices: list[str | int | bool]
+    default: str | int | bool
+    description: str
+
+
 class GameInfo(msgspec.Struct):
     id: str
     name: str
     min_seats: int
     max_seats: int
-    options: list[dict[str, Any]]
+    options: list[OptionInfo]
     bots: list[str]
-    schemas: dict[str, Any]  # JSON Schemas of its commands, events and views
+    # JSON Schemas (2020-12, each with its own $defs) of its commands, events, view and view envelope,
+    # the same as /openapi.json's "<game id>.Command", ".Event", ".View", ".ViewEnvelope"
+    schemas: dict[str, Any]
+    rules_version: int  # the game's rules version: the schemas are this version's
 
 
 class Health(msgspec.Struct):

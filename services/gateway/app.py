@@ -1,4 +1,4 @@
-"""The Starlette gateway: every endpoint of API.md, plus /healthz, /metrics and /openapi.json."""
+"""The Starlette gateway: every endpoint of API.md, plus /healthz, /livez, /readyz, /metrics and /openapi.json."""
 
 from __future__ import annotations
 
@@ -13,32 +13,39 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from domain.games import game_ids, get_game
 from domain.kernel import RulesError
 from projections.chain import export_lines
+from projections.content import schema as content_schema
+from projections.narration import narrate
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
 from services.commands import entropy
 from services.commands.matches import Match
-from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, SeatToken, error
-from services.gateway import access, openapi
+from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
+from services.gateway import access, contract, health, openapi, outage
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
-from services.gateway.outage import OUTAGES, RETRY_AFTER_S, unavailable
+from services.gateway.content_endpoint import get_content
 from services.gateway.sse import Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
+from services.gateway.traffic import counting, route_of
+from services.gateway.ws_endpoint import ws_endpoint
+from services.ops import logs
+from services.ops.metrics import CONTENT_TYPE, CREATED, Metrics
 from services.ops.settings import Settings
 from services.projector import worker
 from services.runtime import Runtime
 
 JSON = "application/json"
+log = logs.get("tavern.gateway")
 
 
 def json_response(value: Any, status: int = 200) -> Response:
@@ -57,14 +64,10 @@ async def authorize(request: Request) -> tuple[Match, int | None]:
 
 def game_info(game_id: str) -> GameInfo:
     game = get_game(game_id)
-    options = [{"name": o.name, "choices": list(o.choices), "default": o.default} for o in game.options]
-    schemas = {
-        "commands": msgspec.json.schema(game.command_type),
-        "events": msgspec.json.schema(game.event_type),
-        "view": msgspec.json.schema(game.view_type),
-    }
+    options = [OptionInfo(o.name, list(o.choices), o.default, o.description) for o in game.options]
     bots = ["random", *game.bots]
-    return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas)
+    schemas = {**contract.game_schemas(game.id), "content": content_schema()}
+    return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas, game.rules_version)
 
 
 async def list_games(request: Request) -> Response:
@@ -84,6 +87,8 @@ async def create_match(request: Request) -> Response:
     except RulesError as refusal:
         raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
     await runtime.appended(created.match.id)
+    CREATED.labels(created.match.game.id).inc()
+    log.info("match_created", match_id=created.match.id, game=created.match.game.id, seats=asked.seats, bots=asked.bots)
     seats = [SeatToken(seat, token) for seat, token in enumerate(created.seat_tokens)]
     body = MatchCreated(created.match.id, seats, created.spectator_token, created.match.seed_commitment)
     return json_response(body, 201)
@@ -93,7 +98,7 @@ async def current_view(runtime: Runtime, match: Match, seat: int | None) -> byte
     """The stored view; computed from the log if the projector has not written it yet."""
     raw = await runtime.store.view(match.id, field(seat))
     if raw is None:
-        folded = await runtime.folds.load(match)
+        folded = await runtime.history.load(match)
         raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats)[field(seat)]
     return raw
 
@@ -117,8 +122,9 @@ async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bo
     """The match, caller's seat, fold, records and whether the match is over (all is revealed)."""
     match, seat = await authorize(request)
     runtime = runtime_of(request)
-    folded = await runtime.folds.load(match)
-    records = await runtime.store.read(match.id, 0, folded.version)
+    match = await runtime.history.current(match)
+    folded = await runtime.history.load(match)
+    records = await runtime.history.read(match, 0, folded.version)
     return match, seat, folded, records, match.game.result(folded.state) is not None
 
 
@@ -126,14 +132,16 @@ async def events(request: Request) -> Response:
     after = max(0, int_param(request, "after", 0) or 0)
     match, seat = await authorize(request)
     runtime = runtime_of(request)
-    records = await runtime.store.read(match.id, after)
-    finished = match.game.result((await runtime.folds.load(match)).state) is not None
+    match = await runtime.history.current(match)
+    records = await runtime.history.read(match, after)
+    finished = match.game.result((await runtime.history.load(match)).state) is not None
     decode = event_decoder(match.game, match.rules_version)
     out = []
     for record in records:
         envelope = record.envelope
         item: dict[str, Any] = {"version": envelope.version, "type": envelope.type, "time": envelope.time}
         cause = envelope.command
+        item["narration"] = narrate(match.game, decode(envelope.event), seat, whole=finished)
         if finished:
             item |= {"event": envelope.event, "command": cause, "prev": envelope.prev, "hash": record.hash}
         else:
@@ -163,7 +171,10 @@ async def export(request: Request) -> Response:
     match, _, _, records, finished = await log_so_far(request)
     if not finished:
         raise ApiError(409, "match_running", "a match is exported once it is finished (the seed is revealed then)")
-    body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
+    if match.archived:  # the archive holds the very bytes this would build
+        body = await runtime_of(request).history.archived_export(match)
+    else:
+        body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
     return Response(body, media_type="application/x-ndjson")
 
 
@@ -179,13 +190,8 @@ async def give_entropy(request: Request) -> Response:
     return json_response(given)
 
 
-async def healthz(request: Request) -> Response:
-    await runtime_of(request).events.ping()
-    return json_response({"status": "ok"})
-
-
 async def metrics(request: Request) -> Response:
-    return Response(runtime_of(request).metrics.text(), media_type="text/plain; version=0.0.4")
+    return Response(runtime_of(request).metrics.text(), headers={"Content-Type": CONTENT_TYPE})
 
 
 async def openapi_json(request: Request) -> Response:
@@ -210,14 +216,13 @@ async def bench_floor(request: Request) -> Response:
 
 
 async def api_error(request: Request, problem: Exception) -> Response:
-    if not isinstance(problem, ApiError):
-        problem = unavailable(problem)  # one of OUTAGES
-    headers = {"Retry-After": str(RETRY_AFTER_S)} if problem.status == 503 else None
-    return Response(error(problem.code, problem.message), problem.status, headers, media_type=JSON)
+    assert isinstance(problem, ApiError)
+    return Response(error(problem.code, problem.message), status_code=problem.status, media_type=JSON)
 
 
 ROUTES = [
     Route("/v1/games", list_games),
+    Route("/v1/games/{game_id}/content", get_content),
     Route("/v1/matches", create_match, methods=["POST"]),
     Route("/v1/matches/{match_id}/commands", Endpoint(post_command), methods=["POST"]),
     Route("/v1/matches/{match_id}/view", get_view),
@@ -226,9 +231,12 @@ ROUTES = [
     Route("/v1/matches/{match_id}/replay", replay),
     Route("/v1/matches/{match_id}/export", export),
     Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
-    Route("/healthz", healthz),
+    Route("/healthz", health.healthz),
+    Route("/livez", health.livez),
+    Route("/readyz", health.readyz),
     Route("/metrics", metrics),
     Route("/openapi.json", openapi_json),
+    WebSocketRoute("/v1/matches/{match_id}/ws", ws_endpoint),
 ]
 # the web client, mounted at "/" after every other route: a mount there answers every path it reaches
 WEB = Mount("/", StaticFiles(directory=Path(__file__).parent / "web", html=True), name="web")
@@ -253,11 +261,12 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
         app.state.runtime, app.state.hub = runtime, hub
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
-        await hub.start()
+        await hub.start(settings.start_s)  # a gateway that cannot subscribe does not start
         thread_worker = None
         if run_worker:
             worker.install(runtime)
             thread_worker = worker.start_thread_worker(runtime)
+            runtime.start_archiving()
         try:
             yield
         finally:
@@ -269,8 +278,10 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    handlers = {ApiError: api_error, **dict.fromkeys(OUTAGES, api_error)}
-    return Gateway(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    handlers = {ApiError: api_error, **dict.fromkeys(outage.REDIS_DOWN, outage.handler)}
+    gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    gateway.metrics = runtime.metrics
+    return gateway
 
 
 BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}
@@ -280,11 +291,20 @@ class Gateway(Starlette):
     """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py),
     with the scope Starlette's router would have given them."""
 
+    metrics: Metrics
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            leaf = scope["path"].rpartition("/")[2]
-            handle = BARE.get((scope["method"], leaf))
-            if handle is not None and (match_id := match_in(scope["path"], leaf)) is not None:
-                scope["app"], scope["path_params"] = self, {"match_id": match_id}
-                return await handle(scope, receive, send)
-        await super().__call__(scope, receive, send)
+        if scope["type"] != "http":
+            return await super().__call__(scope, receive, send)
+        path, method = scope["path"], scope["method"]
+        leaf = path.rpartition("/")[2]
+        match_id = match_in(path, leaf)
+        handle = BARE.get((method, leaf))
+        if handle is post_command and match_id is not None:  # counts its own requests
+            scope["app"], scope["path_params"] = self, {"match_id": match_id}
+            return await handle(scope, receive, send)
+        counted = counting(self.metrics, route_of(path, leaf, match_id), method, send)
+        if handle is not None and match_id is not None:
+            scope["app"], scope["path_params"] = self, {"match_id": match_id}
+            return await handle(scope, receive, counted)
+        await super().__call__(scope, receive, counted)

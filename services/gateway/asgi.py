@@ -10,7 +10,6 @@ from typing import Any
 
 from services.commands.schemas import error
 from services.gateway.access import ApiError
-from services.gateway.outage import RETRY_AFTER_S
 
 PREFIX = "/v1/matches/"
 JSON = (b"content-type", b"application/json")
@@ -28,10 +27,8 @@ def match_in(path: str, leaf: str) -> str | None:
 
 
 async def answer(send: Any, status: int, body: bytes) -> None:
-    headers = [JSON, (b"content-length", b"%d" % len(body))]
-    if status == 503:
-        headers.append((b"retry-after", b"%d" % RETRY_AFTER_S))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
+    length = (b"content-length", b"%d" % len(body))
+    await send({"type": "http.response.start", "status": status, "headers": [JSON, length]})
     await send({"type": "http.response.body", "body": body})
 
 

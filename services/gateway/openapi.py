@@ -1,4 +1,5 @@
-"""/openapi.json, built from the msgspec schemas of the API's messages and of every game."""
+"""/openapi.json (OpenAPI 3.1): the API's own messages from their msgspec Structs, the games' schemas
+from contract.py (the same source as GET /v1/games). docs/API.md explains the design."""
 
 from __future__ import annotations
 
@@ -7,135 +8,222 @@ from typing import Any
 import msgspec
 
 from domain.games import game_ids, get_game
-from projections.replay import Frame
-from projections.views import ViewEnvelope
+from projections.content.model import Content
 from services.commands.entropy import Contributed, Contribution
-from services.commands.schemas import Accepted, CreateMatch, ErrorBody, GameInfo, Health, MatchCreated
+from services.commands.schemas import CreateMatch, ErrorBody, GameInfo, Health, MatchCreated
+from services.gateway import contract
+from services.gateway.contract import REF, any_of_games, ref
+from services.gateway.health import Readiness
 
-REF = "#/components/schemas/"
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": REF + name}
+ERRORS = {
+    400: "malformed request (bad_request, bad_command, bad_query, bad_last_event_id, unknown_game)",
+    401: "no bearer token (no_token)",
+    403: "a token that is not this match's, or a spectator's where a seat's is needed (wrong_token, spectator)",
+    404: "no such match (no_such_match)",
+    409: "stale_version (expected_version was not the match's: `version` says the current one), contention, "
+    "match_running",
+    422: "refused by the rules: the code is the game's (docs/API.md lists them)",
+}
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
     return {"content": {"application/json": {"schema": schema}}}
 
 
-def _errors(*statuses: int) -> dict[str, Any]:
-    return {str(status): {"description": "an error", **_json(_ref("ErrorBody"))} for status in statuses}
+def _ok(description: str, schema: dict[str, Any], media: str = "application/json") -> dict[str, Any]:
+    return {"description": description, "content": {media: {"schema": schema}}}
 
 
-def document() -> dict[str, Any]:
-    games = [get_game(game_id) for game_id in game_ids()]
-    types: list[Any] = [CreateMatch, MatchCreated, ErrorBody, Accepted, GameInfo, ViewEnvelope, Frame, Health]
-    _, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
-    commands: dict[str, Any] = {"oneOf": []}
-    for game in games:
-        # each game's schemas are named "<game id>.<Name>": games share words (PickCard), and the
-        # public name must not depend on where a class lives in our code
-        (command, _), own = msgspec.json.schema_components(
-            [game.command_type, game.view_type], ref_template=f"{REF}{game.id}.{{name}}"
-        )
-        components.update({f"{game.id}.{name}": schema for name, schema in own.items()})
-        commands["oneOf"].append(command)
-    match_id = [{"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}]
-    bearer = [{"bearer": []}]
+def _op(summary: str, status: int, ok: dict[str, Any], errors: tuple[int, ...], **extra: Any) -> dict[str, Any]:
+    responses = {str(status): ok}
+    responses |= {str(code): {"description": ERRORS[code], **_json(ref("ErrorBody"))} for code in errors}
+    return {"summary": summary, "operationId": extra.pop("operation_id"), "responses": responses, **extra}
 
-    def op(summary: str, ok: dict[str, Any], *errors: int, **extra: Any) -> dict[str, Any]:
-        return {"summary": summary, "responses": {**ok, **_errors(*errors)}, **extra}
 
-    authed = {"parameters": match_id, "security": bearer}
-    paths = {
-        "/v1/games": {"get": op("The games, their seats, options and schemas", {"200": {"description": "games"}})},
+def _ready(summary: str, schema: dict[str, Any], operation_id: str) -> dict[str, Any]:
+    """A readiness answer: 200 when ready, 503 (with Retry-After) when not, the same body."""
+    operation = _op(summary, 200, _ok("ready", schema), (), operation_id=operation_id)
+    operation["responses"]["503"] = _ok("not ready", schema)
+    return operation
+
+
+def _content() -> dict[str, Any]:
+    game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    operation = _op(
+        "The game's cards, tiles, spaces and tracks with effect texts, and a rules summary (ETag)",
+        200,
+        _ok("the content", ref("Content")),
+        (),
+        operation_id="getContent",
+        parameters=[game_id],
+    )
+    operation["responses"]["304"] = {"description": "not modified (If-None-Match held its ETag)"}
+    operation["responses"]["404"] = {"description": "no such game (unknown_game)", **_json(ref("ErrorBody"))}
+    return operation
+
+
+MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
+AUTHED = (401, 403, 404)
+
+
+def _match_op(summary: str, status: int, ok: dict[str, Any], errors: tuple[int, ...], **extra: Any) -> dict:
+    parameters = [MATCH_ID, *extra.pop("parameters", [])]
+    return _op(summary, status, ok, (*AUTHED, *errors), parameters=parameters, security=[{"bearer": []}], **extra)
+
+
+def _query(name: str, description: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "schema": {"type": "integer"}, "description": description}
+
+
+def _header(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "header", "required": False, "schema": schema, "description": description}
+
+
+def paths() -> dict[str, Any]:
+    return {
+        "/v1/games": {
+            "get": _op(
+                "The games: seats, options, bots and schemas",
+                200,
+                _ok("the games", {"type": "array", "items": ref("GameInfo")}),
+                (),
+                operation_id="listGames",
+            )
+        },
+        "/v1/games/{game_id}/content": {"get": _content()},
         "/v1/matches": {
-            "post": op(
+            "post": _op(
                 "Create a match",
-                {"201": {"description": "created", **_json(_ref("MatchCreated"))}},
-                400,
-                422,
-                requestBody=_json(_ref("CreateMatch")),
+                201,
+                _ok("created: the seats' tokens and the seed's commitment", ref("MatchCreated")),
+                (400, 422),
+                operation_id="createMatch",
+                requestBody={"required": True, **_json(ref("CreateMatch"))},
             )
         },
         "/v1/matches/{match_id}/commands": {
-            "post": op(
-                "Send a command (body: a command of the match's game, optionally with expected_version)",
-                {"200": {"description": "accepted", **_json(_ref("Accepted"))}},
-                400,
-                401,
-                403,
-                404,
-                409,
-                422,
-                requestBody=_json(commands),
-                **authed,
+            "post": _match_op(
+                "Send a command of the match's game (an element of `legal`), optionally with expected_version",
+                200,
+                _ok("accepted", any_of_games("Accepted")),
+                (400, 409, 422),
+                operation_id="sendCommand",
+                parameters=[
+                    _header(
+                        "Idempotency-Key",
+                        "a retry with the same key gets the first answer again, and is not decided twice",
+                        {"type": "string"},
+                    )
+                ],
+                requestBody={"required": True, **_json(ref("Command"))},
             )
         },
         "/v1/matches/{match_id}/view": {
-            "get": op(
-                "The caller's view",
-                {"200": {"description": "view", **_json(_ref("ViewEnvelope"))}},
-                401,
-                403,
-                404,
-                **authed,
+            "get": _match_op(
+                "The caller's view envelope",
+                200,
+                _ok("the view", ref("ViewEnvelope")),
+                (),
+                operation_id="getView",
             )
         },
         "/v1/matches/{match_id}/stream": {
-            "get": op(
-                "Server-Sent Events of the caller's view",
-                {"200": {"description": "text/event-stream"}},
-                401,
-                403,
-                404,
-                **authed,
+            "get": _match_op(
+                "Server-Sent Events: `event: view`, `id: <version>`, `data: <ViewEnvelope>`; keep-alive comments",
+                200,
+                _ok(
+                    "the caller's views, newest only, in version order (docs/API.md: the stream)",
+                    {"type": "string", "description": "text/event-stream; each data line is a ViewEnvelope"},
+                    "text/event-stream",
+                ),
+                (400,),
+                operation_id="streamViews",
+                parameters=[
+                    _header(
+                        "Last-Event-ID",
+                        "resume: only views newer than this version are sent",
+                        {"type": "string", "pattern": "^[0-9]+$"},
+                    )
+                ],
             )
         },
         "/v1/matches/{match_id}/events": {
-            "get": op("Event envelopes after a version", {"200": {"description": "envelopes"}}, 401, 403, 404, **authed)
+            "get": _match_op(
+                "The log's entries after a version, as the caller may see them",
+                200,
+                _ok("the entries, in version order", any_of_games("EventEnvelope", array=True)),
+                (400,),
+                operation_id="listEvents",
+                parameters=[_query("after", "only entries with a version above this (default 0)")],
+            )
         },
         "/v1/matches/{match_id}/replay": {
-            "get": op(
-                "One frame per version",
-                {"200": {"description": "frames", **_json({"type": "array", "items": _ref("Frame")})}},
-                401,
-                403,
-                404,
-                **authed,
+            "get": _match_op(
+                "One frame per version, the caller's view at each",
+                200,
+                _ok("frames 0 to the current version", any_of_games("Frame", array=True)),
+                (400,),
+                operation_id="getReplay",
+                parameters=[_query("seat", "once finished: whose view the frames show (default the caller's)")],
             )
         },
         "/v1/matches/{match_id}/export": {
-            "get": op(
-                "JSON Lines export of a finished match",
-                {"200": {"description": "application/x-ndjson"}},
-                401,
-                403,
-                404,
-                409,
-                **authed,
+            "get": _match_op(
+                "JSON Lines export of a finished match (docs/AUDIT.md)",
+                200,
+                _ok("the export", {"type": "string"}, "application/x-ndjson"),
+                (409,),
+                operation_id="exportMatch",
             )
         },
         "/v1/matches/{match_id}/entropy": {
-            "post": op(
+            "post": _match_op(
                 "A seat's entropy, before the opening deal of a match created with seat_entropy (docs/AUDIT.md)",
-                {"200": {"description": "kept", **_json(msgspec.json.schema(Contributed))}},
-                400,
-                401,
-                403,
-                404,
-                422,
-                requestBody=_json(msgspec.json.schema(Contribution)),
-                **authed,
+                200,
+                _ok("kept", ref("Contributed")),
+                (400, 422),
+                operation_id="giveEntropy",
+                requestBody={"required": True, **_json(ref("Contribution"))},
             )
         },
-        "/healthz": {"get": op("Liveness", {"200": {"description": "ok", **_json(_ref("Health"))}})},
-        "/metrics": {"get": op("Prometheus metrics", {"200": {"description": "text/plain"}})},
-        "/openapi.json": {"get": op("This document", {"200": {"description": "OpenAPI 3.1"}})},
+        "/healthz": {"get": _ready("Readiness, its status only (as /readyz)", ref("Health"), "health")},
+        "/livez": {"get": _op("Liveness: the process answers", 200, _ok("ok", ref("Health")), (), operation_id="live")},
+        "/readyz": {
+            "get": _ready("Readiness: both Redis answer, the projector keeps up", ref("Readiness"), "ready")
+        },
+        "/metrics": {
+            "get": _op(
+                "Prometheus metrics", 200, _ok("metrics", {"type": "string"}, "text/plain"), (), operation_id="metrics"
+            )
+        },
+        "/openapi.json": {
+            "get": _op("This document", 200, _ok("OpenAPI 3.1", {"type": "object"}), (), operation_id="openapi")
+        },
     }
+
+
+def document() -> dict[str, Any]:
+    types: list[Any] = [
+        *(CreateMatch, MatchCreated, ErrorBody, GameInfo, Health, Readiness, Contribution, Contributed, Content)
+    ]
+    _, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
+    components["CreateMatch"]["properties"]["game"]["enum"] = game_ids()
+    components.update(contract.components())
+    rules = {game_id: get_game(game_id).rules_version for game_id in game_ids()}
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Tavern", "version": "1"},
-        "paths": paths,
-        "components": {"schemas": components, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+        "info": {
+            "title": "Tavern",
+            "version": "1",
+            "description": "The HTTP API of docs/API.md. Games' schemas are named `<game id>.<Name>`; "
+            "`x-rules-versions` gives the rules version each game's schemas describe.",
+            "x-rules-versions": rules,
+        },
+        "paths": paths(),
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "a seat's or the spectator's token"}
+            },
+        },
     }

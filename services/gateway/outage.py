@@ -1,31 +1,35 @@
-"""What a Redis outage looks like to a client: 503, ``Retry-After`` and a JSON error, never a 500.
-
-A node down, a failover under way (no primary for a slot), a reply not come in time, a write the
-replicas did not acknowledge: each clears by itself, so the client is told to come back."""
+"""A Redis outage as the API says it: 503 with Retry-After and the JSON error body, never a 500
+or a hang (every reply from Redis has a timeout: TAVERN_REDIS_TIMEOUT_S). Nothing to recover:
+the next request after Redis is back opens new connections."""
 
 from __future__ import annotations
 
-from redis.exceptions import (
-    ClusterError,
-    ConnectionError,
-    RedisClusterException,
-    TimeoutError,
-    TryAgainError,
-)
+from typing import Any
 
-from services.gateway.access import ApiError
+from starlette.requests import Request
+from starlette.responses import Response
 
+from services.commands.schemas import error
+from services.gateway import asgi
+from services.ops import logs
+from services.runtime import REDIS_DOWN  # redis-py's errors of an outage, which the Wire raises too
+
+__all__ = ["REDIS_DOWN", "answer", "handler"]
+
+log = logs.get("tavern.gateway")
 RETRY_AFTER_S = 1
-OUTAGES: tuple[type[Exception], ...] = (
-    ConnectionError,  # also our ClusterDown and Unreplicated (services/store/cluster.py)
-    TimeoutError,
-    ClusterError,
-    TryAgainError,
-    RedisClusterException,  # redis-py's cluster client finding no node, or no primary for a slot
-)
+BODY = error("unavailable", "the store cannot be reached; try again (with the same Idempotency-Key)")
+HEADERS = [asgi.JSON, (b"retry-after", b"%d" % RETRY_AFTER_S), (b"content-length", b"%d" % len(BODY))]
 
 
-def unavailable(problem: Exception) -> ApiError:
-    return ApiError(
-        503, "unavailable", f"the store is unavailable for a moment ({type(problem).__name__}); retry: {problem}"
-    )
+async def answer(send: Any, problem: Exception) -> None:
+    """The 503 on a bare endpoint (services/gateway/asgi.py)."""
+    log.warning("redis_unavailable", error=str(problem))
+    await send({"type": "http.response.start", "status": 503, "headers": HEADERS})
+    await send({"type": "http.response.body", "body": BODY})
+
+
+async def handler(request: Request, problem: Exception) -> Response:
+    """The 503 on Starlette's routes."""
+    log.warning("redis_unavailable", error=str(problem), path=request.url.path)
+    return Response(BODY, 503, {"retry-after": str(RETRY_AFTER_S)}, media_type="application/json")

@@ -16,10 +16,14 @@ from projections.views import field
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.projector import notices
+from services.runtime import REDIS_DOWN
 from services.store import keys
 
 log = logs.get("tavern.sse")
 KEEPALIVE_S = 15.0
+# The last frame of a stream the gateway ends (it is stopping): its client reconnects this much
+# later, with Last-Event-ID, through the load balancer to another gateway.
+GOODBYE = b"retry: 1000\n\n"
 HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-cache"),
@@ -75,12 +79,26 @@ class Hub:
         self._fetching: set[str] = set()
         self._again: set[str] = set()
         self._tasks: set[asyncio.Task] = set()
+        self.closing = False
 
-    async def start(self) -> None:
+    def close(self) -> None:
+        """End every stream, now and from now on, with a retry hint (the gateway is stopping)."""
+        self.closing = True
+        for listeners in self.listeners.values():
+            for listener in listeners:
+                listener.wake.set()
+
+    async def start(self, timeout_s: float | None = None) -> None:
+        """Subscribe; TimeoutError if Redis does not take the subscription in ``timeout_s``."""
         self._subscribed = asyncio.Event()
         self._task = asyncio.create_task(self._listen_forever())
         self._ticker = asyncio.create_task(self._keep_alive())
-        await self._subscribed.wait()
+        try:
+            async with asyncio.timeout(timeout_s):
+                await self._subscribed.wait()
+        except TimeoutError:
+            await self.stop()
+            raise
 
     async def stop(self) -> None:
         for task in (self._task, self._ticker):
@@ -114,6 +132,9 @@ class Hub:
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
+            except REDIS_DOWN as problem:  # an outage: one line, no traceback
+                log.warning("subscription_lost", error=str(problem))
+                await asyncio.sleep(0.5)
             except Exception:
                 log.exception("subscription_lost")
                 await asyncio.sleep(0.5)
@@ -156,21 +177,40 @@ class Hub:
         finally:
             self._fetching.discard(match_id)
 
-    async def serve(self, match_id: str, seat: int | None, last_id: int, receive: Any, send: Any) -> None:
-        """The SSE answer (bare ASGI): the current view if newer than ``last_id``, then each newer
-        one, until the client goes away."""
+    async def attach(self, match_id: str, seat: int | None, last_id: int) -> Listener:
+        """A listener of the seat's views newer than ``last_id``, offered the current one at once;
+        ``detach`` it when its client goes."""
         listener = Listener(seat)
         listener.latest = last_id
         self.listeners[match_id].add(listener)  # before the first read: no notice falls between
         self.metrics.open_streams += 1
+        try:
+            current = await self.current(match_id, seat)
+        except BaseException:
+            self.detach(match_id, listener)
+            raise
+        if current is not None:
+            listener.offer(current)
+        return listener
+
+    def detach(self, match_id: str, listener: Listener) -> None:
+        self.metrics.open_streams -= 1
+        self.listeners[match_id].discard(listener)
+        if not self.listeners[match_id]:
+            del self.listeners[match_id]
+
+    async def serve(self, match_id: str, seat: int | None, last_id: int, receive: Any, send: Any) -> None:
+        """The SSE answer (bare ASGI): the current view if newer than ``last_id``, then each newer
+        one, until the client goes away."""
+        listener = await self.attach(match_id, seat, last_id)  # first: Redis away is still a 503 (outage.py)
         watcher = asyncio.create_task(_until_gone(receive, listener))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-            current = await self.current(match_id, seat)
-            if current is not None:
-                listener.offer(current)
             sent = last_id
             while True:
+                if self.closing:
+                    await send({"type": "http.response.body", "body": GOODBYE, "more_body": False})
+                    return
                 await listener.wake.wait()
                 listener.wake.clear()
                 if listener.gone:
@@ -185,10 +225,7 @@ class Hub:
                     await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
         finally:
             watcher.cancel()
-            self.metrics.open_streams -= 1
-            self.listeners[match_id].discard(listener)
-            if not self.listeners[match_id]:
-                del self.listeners[match_id]
+            self.detach(match_id, listener)
 
 
 async def _until_gone(receive: Any, listener: Listener) -> None:

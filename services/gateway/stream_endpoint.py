@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.gateway import asgi
+from services.gateway import asgi, outage
 from services.gateway.access import ApiError, authorize
-from services.gateway.outage import OUTAGES, unavailable
 
 LEAF = "stream"  # the path's last segment
 
@@ -24,7 +23,10 @@ async def get_stream(scope: asgi.Scope, receive: Any, send: Any) -> None:
     except ApiError as problem:
         await asgi.refuse(send, problem)
         return
-    except OUTAGES as problem:
-        await asgi.refuse(send, unavailable(problem))
+    except outage.REDIS_DOWN as problem:
+        await outage.answer(send, problem)
         return
-    await app.state.hub.serve(match.id, seat, last_id, receive, send)
+    try:
+        await app.state.hub.serve(match.id, seat, last_id, receive, send)
+    except outage.REDIS_DOWN as problem:  # its first read: before the answer has started
+        await outage.answer(send, problem)

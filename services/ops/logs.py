@@ -13,20 +13,35 @@ LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNI
 
 
 def configure(level: str = "info", stream: TextIO | None = None) -> None:
-    """JSON lines at ``level`` and above, to ``stream`` (standard error unless given)."""
+    """JSON lines at ``level`` and above, to ``stream`` (standard error unless given): ours, and
+    those of every library that logs through the standard library (uvicorn, RQ, redis-py, asyncio),
+    whose records go through structlog's ProcessorFormatter into the same JSON."""
+    out = stream or sys.stderr
+    shared = [merge_bound, structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
     structlog.configure(
-        processors=[
-            merge_bound,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(),
-        ],
+        processors=[*shared, structlog.processors.format_exc_info, structlog.processors.JSONRenderer()],
         # a filtering logger makes a disabled level cost one method call, not a processor chain
         wrapper_class=structlog.make_filtering_bound_logger(LEVELS.get(level, logging.INFO)),
-        logger_factory=structlog.WriteLoggerFactory(stream or sys.stderr),
+        logger_factory=structlog.WriteLoggerFactory(out),
         cache_logger_on_first_use=True,
     )
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[structlog.stdlib.add_logger_name, *shared, structlog.stdlib.ExtraAdder()],
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,  # a traceback as one JSON string, not lines of text
+                structlog.processors.JSONRenderer(),
+            ],
+        )
+    )
+    root = logging.getLogger()
+    root.handlers = [handler]  # RQ adds its plain-text handlers only where none is in effect
+    root.setLevel(LEVELS.get(level, logging.INFO))
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "rq", "rq.worker"):
+        logging.getLogger(name).handlers = []  # theirs, if they configured any: every line goes through the root
+        logging.getLogger(name).propagate = True
 
 
 def get(name: str) -> structlog.typing.FilteringBoundLogger:

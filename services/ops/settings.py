@@ -1,9 +1,153 @@
-"""Settings from the environment: where Redis is, where the queue is, where to listen."""
+"""Settings from the environment: one table (``VARIABLES``) says each variable's name, default and
+meaning; ``from_env`` reads and checks them, and ``tavern --help`` prints the same table."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+
+class BadSetting(ValueError):
+    """A variable of the environment with a value the service cannot run on."""
+
+
+def _url(text: str) -> str | None:
+    if not text:
+        return None
+    if not text.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError("a Redis URL (redis://, rediss:// or unix://)")
+    return text
+
+
+def _events_url(text: str) -> str | None:
+    """REDIS_URL may also name a Redis Cluster: redis+cluster://host:port[,host:port...]."""
+    return text if text.startswith("redis+cluster://") else _url(text)
+
+
+def _addresses(text: str) -> tuple[tuple[str, int], ...]:
+    """QUEUE_SENTINELS: host:port[,host:port...]."""
+    found = []
+    for part in filter(None, (part.strip() for part in text.split(","))):
+        host, _, port = part.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"host:port pairs, comma-separated ({part!r} is not)")
+        found.append((host, int(port)))
+    return tuple(found)
+
+
+def _replicas(text: str) -> int | None:
+    if not text:
+        return None
+    value = int(text)
+    if value < 0:
+        raise ValueError("a whole number of replicas, 0 or more")
+    return value
+
+
+def _word(text: str) -> str:
+    if not text or any(c.isspace() for c in text):
+        raise ValueError("a non-empty name without spaces")
+    return text
+
+
+def _level(text: str) -> str:
+    if text.lower() not in ("debug", "info", "warning", "error"):
+        raise ValueError("one of debug, info, warning, error")
+    return text.lower()
+
+
+def _number(kind: Callable[[str], Any], ok: Callable[[Any], bool], what: str) -> Callable[[str], Any]:
+    """A parser of a number of ``kind`` that ``ok`` accepts, else ValueError saying ``what`` it must be."""
+
+    def parse(text: str) -> Any:
+        value = kind(text)
+        if not ok(value):
+            raise ValueError(what)
+        return value
+
+    return parse
+
+
+_seconds = _number(float, lambda value: value > 0, "a number of seconds above 0")
+_whole_seconds = _number(int, lambda value: value >= 1, "a whole number of seconds, at least 1")
+_grace = _number(float, lambda value: value >= 0, "a number of seconds, 0 or more")
+_port = _number(int, lambda value: 0 <= value < 65536, "a port number (0: none)")
+
+
+def _milliseconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise ValueError("a number of milliseconds, 0 or more")
+    return value / 1000
+
+
+def _optional(text: str) -> str | None:
+    return text or None
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    name: str  # in the environment
+    field: str  # of Settings
+    default: str  # as it would be written in the environment ("": unset)
+    parse: Callable[[str], Any]
+    help: str
+
+
+VARIABLES = (
+    Variable(
+        "REDIS_URL",
+        "redis_url",
+        "",
+        _events_url,
+        "the event streams and views (redis+cluster://: a Redis Cluster); unset: an embedded in-memory Redis",
+    ),
+    Variable("QUEUE_URL", "queue_url", "", _url, "RQ and the projector's keys; unset: the same Redis as REDIS_URL"),
+    Variable("QUEUE_SENTINELS", "queue_sentinels", "", _addresses, "the queue's Redis found through these sentinels"),
+    Variable("QUEUE_MASTER", "queue_master", "tavern", _word, "the queue's master name at the sentinels"),
+    Variable("TAVERN_QUEUE", "queue_name", "tavern", _word, "the RQ queue's name"),
+    Variable("LOG_LEVEL", "log_level", "info", _level, "the JSON log lines' level: debug, info, warning, error"),
+    Variable("TAVERN_LEASE_S", "lease_s", "5", _seconds, "a worker's claim on a match before another redoes it"),
+    Variable("TAVERN_TICK_MS", "tick_s", "12", _milliseconds, "the longest pause between a worker's drain steps"),
+    Variable("TAVERN_MIN_TICK_MS", "min_tick_s", "2", _milliseconds, "the shortest pause after a step that claimed"),
+    Variable(
+        "TAVERN_REDIS_TIMEOUT_S", "redis_timeout_s", "5", _seconds, "the longest wait for a Redis reply or connect"
+    ),
+    Variable(
+        "TAVERN_DEQUEUE_S", "dequeue_s", "30", _whole_seconds, "how long a worker's blocking wait for a job lasts"
+    ),
+    Variable("TAVERN_STOP_S", "stop_s", "8", _seconds, "on SIGTERM, the longest a process takes to stop"),
+    Variable("TAVERN_START_S", "start_s", "5", _seconds, "at start, how long to try to reach Redis before giving up"),
+    Variable(
+        "TAVERN_READY_BACKLOG_S", "ready_backlog_s", "10", _seconds, "/readyz fails when views lag their log longer"
+    ),
+    Variable(
+        "TAVERN_ARCHIVE_DIR", "archive_dir", "tavern-archive", _optional, "where finished matches go (unset embedded)"
+    ),
+    Variable("TAVERN_ARCHIVE_S3_BUCKET", "archive_s3_bucket", "", _optional, "an S3-compatible bucket instead"),
+    Variable("TAVERN_ARCHIVE_S3_ENDPOINT", "archive_s3_endpoint", "", _optional, "its endpoint; unset: AWS"),
+    Variable("TAVERN_ARCHIVE_S3_PREFIX", "archive_s3_prefix", "", str, "a prefix of every archived object's name"),
+    Variable("TAVERN_ARCHIVE_GRACE_S", "archive_grace_s", "3600", _grace, "a finished match stays in Redis this long"),
+    Variable("TAVERN_IDLE_LIMIT_S", "idle_limit_s", "604800", _seconds, "no event this long: ended as abandoned"),
+    Variable("TAVERN_ARCHIVE_EVERY_S", "archive_every_s", "5", _seconds, "how often a worker sweeps for archiving"),
+    Variable(
+        "TAVERN_WAIT_REPLICAS",
+        "wait_replicas",
+        "",
+        _replicas,
+        "an append is answered once this many replicas hold it (WAIT), else 503; unset: 1 on a cluster, else 0",
+    ),
+    Variable("TAVERN_WAIT_TIMEOUT_MS", "wait_timeout_s", "500", _milliseconds, "how long WAIT waits for replicas"),
+    Variable("TAVERN_WORKER_METRICS_PORT", "worker_metrics_port", "0", _port, "a worker's /metrics port; 0: none"),
+)
+_BY_FIELD = {variable.field: variable for variable in VARIABLES}
+
+
+def _default(field: str) -> Any:
+    variable = _BY_FIELD[field]
+    return variable.parse(variable.default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,24 +156,37 @@ class Settings:
     queue_url: str | None  # RQ and the dirty set; None: the same Redis as the events
     # or the queue's Redis found through Sentinel: its sentinels (host, port) and master name
     queue_sentinels: tuple[tuple[str, int], ...] = ()
-    queue_master: str = "tavern"
-    queue_name: str = "tavern"
-    log_level: str = "info"
+    queue_master: str = _default("queue_master")
+    queue_name: str = _default("queue_name")
+    log_level: str = _default("log_level")
     idempotency_ttl_s: int = 24 * 3600
     append_attempts: int = 16  # decides per command before giving up on a busy match (409 contention)
-    lease_s: float = 5.0  # how long a projector's claim on a match lasts before another may redo it
+    lease_s: float = _default("lease_s")  # how long a projector's claim on a match lasts before another may redo it
     # the longest pause between drain steps (after a step that claimed a full batch; shorter
     # after smaller ones): the commands of a tick share one projection (deploy/README.md)
-    tick_s: float = 0.012
+    tick_s: float = _default("tick_s")
     # the shortest pause after a step that claimed anything: without it, a moderately busy server
     # projects one or two matches a step, at three round trips each, and the worker's CPU per
     # command doubles (deploy/README.md)
-    min_tick_s: float = 0.002
-    # cluster mode (REDIS_URL=redis+cluster://...): an append is answered once this many replicas
-    # hold it (WAIT), else 503; None: 1 on a cluster, 0 (off) on a single Redis (deploy/README.md)
+    min_tick_s: float = _default("min_tick_s")
+    redis_timeout_s: float = _default("redis_timeout_s")
+    dequeue_s: int = _default("dequeue_s")
+    stop_s: float = _default("stop_s")
+    start_s: float = _default("start_s")
+    ready_backlog_s: float = _default("ready_backlog_s")
+    # data lifecycle (services/projector/archiver.py, deploy/README.md): where finished matches go
+    archive_dir: str | None = None  # None: no archiving (the embedded default: nothing is kept anyway)
+    archive_s3_bucket: str | None = None  # an S3-compatible bucket instead of the directory
+    archive_s3_endpoint: str | None = None
+    archive_s3_prefix: str = ""
+    archive_grace_s: float = _default("archive_grace_s")  # a finished match stays in Redis this long
+    idle_limit_s: float = _default("idle_limit_s")  # a match with no event for this long is ended as abandoned
+    archive_every_s: float = _default("archive_every_s")  # how often a worker looks for matches to archive
+    worker_metrics_port: int = 0  # a worker's /metrics (Prometheus) on this port; 0: none
+    # cluster mode: an append is answered once this many replicas hold it (WAIT), else 503;
+    # None: 1 on a cluster, 0 (off) on a single Redis (deploy/README.md)
     wait_replicas: int | None = None
-    wait_timeout_ms: int = 500
-    redis_timeout_s: float = 5.0  # the longest wait for a Redis reply on the hot paths
+    wait_timeout_s: float = _default("wait_timeout_s")
 
     @property
     def replicas_to_wait(self) -> int:
@@ -42,26 +199,37 @@ class Settings:
         return self.redis_url is None
 
 
-def from_env(env: dict[str, str] | None = None) -> Settings:
+def from_env(env: dict[str, str] | os._Environ[str] | None = None) -> Settings:
+    """The settings, or ``BadSetting`` naming the first variable with a value that does not parse."""
     env = os.environ if env is None else env
-    return Settings(
-        redis_url=env.get("REDIS_URL") or None,
-        queue_url=env.get("QUEUE_URL") or None,
-        queue_sentinels=tuple(_address(part) for part in env.get("QUEUE_SENTINELS", "").split(",") if part.strip()),
-        queue_master=env.get("QUEUE_MASTER", "tavern"),
-        queue_name=env.get("TAVERN_QUEUE", "tavern"),
-        log_level=env.get("LOG_LEVEL", "info").lower(),
-        lease_s=float(env.get("TAVERN_LEASE_S", "5")),
-        tick_s=float(env.get("TAVERN_TICK_MS", "12")) / 1000,
-        min_tick_s=float(env.get("TAVERN_MIN_TICK_MS", "2")) / 1000,
-        wait_replicas=int(env["TAVERN_WAIT_REPLICAS"]) if env.get("TAVERN_WAIT_REPLICAS") else None,
-        wait_timeout_ms=int(env.get("TAVERN_WAIT_TIMEOUT_MS", "500")),
-        redis_timeout_s=float(env.get("TAVERN_REDIS_TIMEOUT_S", "5")),
-    )
+    values = {}
+    for variable in VARIABLES:
+        text = env.get(variable.name, variable.default).strip()
+        try:
+            values[variable.field] = variable.parse(text)
+        except ValueError as problem:
+            raise BadSetting(f"{variable.name}={text!r} is not {_what(problem)}") from None
+    if (values["redis_url"] or "").startswith("redis+cluster://") and not (
+        values["queue_url"] or values["queue_sentinels"]
+    ):
+        raise BadSetting(
+            "REDIS_URL names a Redis Cluster: set QUEUE_URL (or QUEUE_SENTINELS) to a plain Redis for "
+            "the queue (RQ and the projector's bookkeeping cannot live on a cluster)"
+        )
+    if values["redis_url"] is None and "TAVERN_ARCHIVE_DIR" not in env:
+        values["archive_dir"] = None  # embedded, nothing is kept: no archive unless asked for
+    return Settings(**values)
 
 
-def _address(text: str) -> tuple[str, int]:
-    host, _, port = text.strip().rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"QUEUE_SENTINELS: {text!r} is not host:port")
-    return host, int(port)
+def _what(problem: ValueError) -> str:
+    text = str(problem)
+    return "a number" if text.startswith(("could not convert", "invalid literal")) else text
+
+
+def described() -> str:
+    """The table for ``--help``: each variable, its default and what it sets."""
+    lines = ["environment variables (default):"]
+    for variable in VARIABLES:
+        default = variable.default or "unset"
+        lines.append(f"  {variable.name:<24} ({default}) {variable.help}")
+    return "\n".join(lines)

@@ -26,14 +26,14 @@ from projections.views import all_views
 from services.commands.bots import Bots
 from services.commands.folds import Folded, Folds, Tail
 from services.commands.matches import Match, Matches
-from services.ops import logs
+from services.ops import logs, metrics
 from services.projector import notices
 from services.store import keys, resp
 from services.store.batching import Batched
 from services.store.event_store import Call, EventStore, ViewsAt, marking, records_of, reply, run_scripts, script
 
 log = logs.get("tavern.projector")
-_HERE = Path(__file__).parent
+SCRIPTS_DIR = Path(__file__).parent  # claim.lua, release.lua, mark.lua
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +73,9 @@ class Projector:
         # the logs live on the queue's Redis: a claim brings the claimed matches' tails along
         self.tails_in_claim = tails_in_claim
         self.batch = batch
-        self._claim = queue.register_script(script(_HERE / "claim.lua"))
-        self._release = queue.register_script(script(_HERE / "release.lua"))
-        self._dirty = queue.register_script(marking(_HERE / "mark.lua"))
+        self._claim = queue.register_script(script(SCRIPTS_DIR / "claim.lua"))
+        self._release = queue.register_script(script(SCRIPTS_DIR / "release.lua"))
+        self._dirty = queue.register_script(marking(SCRIPTS_DIR / "mark.lua"))
         self._marks = Batched(self._mark_all)
         self._projected: dict[str, int] = {}  # match id -> version this process last wrote
 
@@ -147,6 +147,7 @@ class Projector:
     async def project(self, match_ids: list[str], known: dict[str, Tail]) -> None:
         """Fold the claimed matches and write the views of those that moved (one round trip with
         one notice; one more first for tails the claim did not bring), then let their bots act."""
+        started = time.perf_counter()
         matches = [match for match_id in match_ids if (match := await self.matches.get(match_id)) is not None]
         moved = [
             (match, folded)
@@ -163,6 +164,8 @@ class Projector:
             ]
         )
         await self.store.write_views(written, keys.NOTICES, notice)
+        await self._listed(moved)
+        metrics.PROJECTION.observe(time.perf_counter() - started)
         await asyncio.gather(
             *(self._bots(match, views) for (match, _), views in zip(moved, written, strict=True) if match.bots)
         )
@@ -171,6 +174,26 @@ class Projector:
         for views in written:
             log.debug("projected", match_id=views.match_id, version=views.version)
             self._projected[views.match_id] = views.version  # only now: a failed bot turn is redone
+
+    async def _listed(self, moved: list[tuple[Match, Folded]]) -> None:
+        """List the matches as live (by their newest event) or finished, for the archiver."""
+        results = [match.game.result(folded.state) for match, folded in moved]
+        now = time.time()
+        async with self.queue.pipeline(transaction=False) as pipe:
+            for (match, folded), result in zip(moved, results, strict=True):
+                if result is None:
+                    pipe.zadd(keys.live(match.game.id), {match.id: folded.last_time})
+                else:
+                    pipe.zrem(keys.live(match.game.id), match.id).zadd(keys.FINISHED, {match.id: now}, nx=True)
+            answers = iter(await pipe.execute())
+        for (match, folded), result in zip(moved, results, strict=True):
+            next(answers)
+            if result is not None and next(answers):  # listed just now: a redo does not count it twice
+                metrics.FINISHED.labels(match.game.id).inc()
+                winners = list(result.winners)
+                log.info(
+                    "match_finished", match_id=match.id, game=match.game.id, version=folded.version, winners=winners
+                )
 
     async def _bots(self, match: Match, views: ViewsAt) -> None:
         with logs.bind(match_id=match.id):

@@ -70,6 +70,21 @@ class ClusterClient:
         trim = ["MAXLEN", "~" if approximate else "=", maxlen]
         return await self._write("XADD", key, *trim, "*", *(part for pair in fields.items() for part in pair))
 
+    async def exists(self, *names: str) -> int:  # the names of one match: one slot
+        return await self._read("EXISTS", *names)
+
+    async def delete(self, *names: str) -> int:  # the names of one match: one slot
+        return await self._write("DEL", *names)
+
+    async def sadd(self, key: str, *members: Any) -> int:
+        return await self._write("SADD", key, *members)
+
+    async def srem(self, key: str, *members: Any) -> int:
+        return await self._write("SREM", key, *members)
+
+    async def smembers(self, key: str) -> set[bytes]:
+        return set(await self._read("SMEMBERS", key))
+
     async def aclose(self) -> None:
         pass  # the connections are the links', closed with them
 

@@ -173,7 +173,8 @@ class EventStore:
     ) -> Appended:
         """Run append.lua, in one write with the appends of other commands sent meanwhile."""
         log = keys.log(match_id)
-        names = [log, idempotency or log, *((keys.DIRTY, keys.ACTIVE, keys.WAKE) if self.marks_dirty else ())]
+        marks = (keys.DIRTY, keys.ACTIVE, keys.WAKE) if self.marks_dirty else ()
+        names = [log, keys.meta(match_id), idempotency or log, *marks]
         after = records[0].envelope.prev if records else ""
         args: list[Any] = [expected, after, answer, self.ttl, time.time(), match_id]
         for record in records:

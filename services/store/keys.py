@@ -38,5 +38,20 @@ DIRTY = "tavern:projector:pending"
 CLAIMED = "tavern:projector:claimed"  # zset: match id -> lease deadline (unix seconds)
 ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds)
 WAKE = "tavern:projector:wake"  # list: a token that wakes a drain job waiting for work
+WORKERS = "tavern:workers"  # zset: worker -> its last heartbeat (unix seconds), read by /readyz
+# On the events' Redis, with QUEUE_URL set: matches appended to while the queue's Redis was away,
+# to be marked dirty once it is back (services/runtime.py)
+UNMARKED = "tavern:projector:unmarked"
 # Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
 NOTICES = "tavern:views"
+
+
+# On the queue's Redis, the data lifecycle (services/projector/archiver.py).
+def live(game_id: str) -> str:
+    """zset: match id -> the time of its newest event, for the game's matches still being played
+    (the idle ones are ended as abandoned); one per game, so that its size is the active count."""
+    return f"tavern:lifecycle:live:{game_id}"
+
+
+# zset: match id -> when it finished (or was ended as abandoned): archived and evicted after a grace.
+FINISHED = "tavern:lifecycle:finished"

@@ -8,8 +8,10 @@ against 30-40 for three short commands), paid on every batch of appends and ever
 Exchanges from concurrent coroutines share the connection, written in the order they are made, so
 a batch never waits for a free connection; nothing blocking (BLPOP) may go on a shared one.
 
-A reply cut off (the connection lost) fails every exchange in flight with redis-py's
-ConnectionError and the next one opens a new connection; only reads are sent again (resp.py says
+A reply cut off (the connection lost), or late (past the Wire's timeout: the connection is then
+dropped, since a late reply would answer the next exchange), fails every exchange in flight with
+redis-py's ConnectionError (TimeoutError for the late one) and the next one opens a new
+connection; only reads are sent again (resp.py says
 why). An exchange whose caller is cancelled still takes its replies off the wire, so the next
 exchange's replies are its own.
 """
@@ -23,14 +25,12 @@ from typing import Any
 import hiredis
 from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError, NoScriptError, ResponseError
-from redis.exceptions import TimeoutError as RedisTimeout
+from redis.exceptions import TimeoutError as NoReply
 
+from services.ops import metrics
 from services.store.resp import pack, sent_once_more_if_reads
 
 CONNECT_TIMEOUT_S = 10.0
-# the longest wait for an exchange's replies: a node that has stopped answering (a machine gone, no
-# reset) is given up on, its connection closed, and the caller answered (the gateway's 503)
-REPLY_TIMEOUT_S = 10.0
 
 
 def _error(message: str) -> Exception:
@@ -91,6 +91,8 @@ class _Protocol(asyncio.Protocol):
             self._fail(ConnectionError(f"Redis sent what is not RESP: {problem}"))
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.lost is None:  # not closed by us (close() sets it first)
+            metrics.REDIS_ERRORS.labels("connection_lost").inc()
         self._fail(ConnectionError(f"the connection to Redis was lost: {exc or 'closed'}"))
 
     def _fail(self, problem: ConnectionError) -> None:
@@ -101,16 +103,23 @@ class _Protocol(asyncio.Protocol):
                 future.set_exception(self.lost)
 
     def close(self) -> None:
+        self.lost = self.lost or ConnectionError("the connection to Redis was closed")
         if self.transport is not None:
             self.transport.close()
+
+    def abort(self, problem: ConnectionError) -> None:
+        """Give up on the connection: every exchange in flight fails, the next opens another."""
+        self._fail(problem)
+        if self.transport is not None:
+            self.transport.abort()
 
 
 class Wire:
     """A lazily opened, pipelined connection to the Redis at ``url`` (redis:// or unix://)."""
 
-    def __init__(self, url: str, timeout_s: float = REPLY_TIMEOUT_S) -> None:
+    def __init__(self, url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
         self.options = parse_url(url)
-        self.timeout_s = timeout_s
+        self.timeout_s = timeout_s  # for a connect, and for the replies of an exchange
         self._protocol: _Protocol | None = None
         self._opening: asyncio.Task[_Protocol] | None = None
 
@@ -125,9 +134,10 @@ class Wire:
         try:
             async with asyncio.timeout(self.timeout_s):
                 return await protocol.send(commands)
-        except TimeoutError as problem:  # asyncio's (the builtin), not redis-py's: ours is raised
-            protocol.close()
-            raise RedisTimeout(f"Redis did not answer within {self.timeout_s} s") from problem
+        except TimeoutError:
+            metrics.REDIS_ERRORS.labels("timeout").inc()
+            protocol.abort(ConnectionError("an earlier exchange's replies were late"))
+            raise NoReply(f"no reply from Redis in {self.timeout_s} s") from None
 
     async def _connect(self) -> _Protocol:
         # one opening at a time per loop: the callers that find none open wait for the same one
@@ -140,7 +150,7 @@ class Wire:
     async def _open(self, loop: asyncio.AbstractEventLoop) -> _Protocol:
         options = self.options
         try:
-            async with asyncio.timeout(min(CONNECT_TIMEOUT_S, self.timeout_s)):
+            async with asyncio.timeout(self.timeout_s):
                 if "path" in options:
                     _, protocol = await loop.create_unix_connection(lambda: _Protocol(loop), options["path"])
                 else:
@@ -157,7 +167,10 @@ class Wire:
                             protocol.close()
                             raise ConnectionError(f"Redis refused the connection's setup: {answer}")
         except (OSError, TimeoutError) as problem:
+            metrics.REDIS_ERRORS.labels("connect").inc()
             raise ConnectionError(f"cannot connect to Redis: {problem}") from problem
+        if self._protocol is not None:
+            metrics.RECONNECTS.inc()  # the one before was lost
         self._protocol = protocol
         return protocol
 

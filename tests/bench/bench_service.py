@@ -20,6 +20,9 @@ within minutes, and a floor measured after ours made the ratio swing with it. Wi
 then measures the peer the same way, after ours, on the same cores (tests/bench/peer/: a
 boardgame.io 0.50.2 server and its bot clients, which npm installs into the run's directory).
 
+With --ws each seat also plays on one WebSocket (/v1/matches/{id}/ws: its views and its commands),
+the two transports taking turns twice per --matches, each line saying its "transport".
+
 The client is a small HTTP/1.1 keep-alive client on asyncio streams (httpx would spend more CPU
 than the server on these 2 cores). It shares the cores with the service, so it reads only what a
 player needs of a view (version, status, legal) and sends an element of ``legal`` back as the
@@ -41,10 +44,12 @@ import sys
 import tempfile
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
+import websockets
 
 try:
     from uvloop import run  # the client's own CPU comes out of the same 2 cores as the service's
@@ -283,12 +288,17 @@ class Match:
             del self.answered[v]
             self.sent.pop(v, None)
 
-    async def play(self, seat: int, token: str) -> None:
+    async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
+        """How ``seat`` sends a command: a POST on a kept connection of its own."""
         conn = await Conn(self.port).open()
         self.conns.append(conn)
+        path = f"/v1/matches/{self.id}/commands"
+        return lambda command: conn.request("POST", path, command, token)
+
+    async def play(self, seat: int, token: str) -> None:
+        send = await self.sender(seat, token)
         acted_on = 0  # the version of the view last acted on
         awaiting = 0  # the version of our last accepted command: older views do not show it yet
-        path = f"/v1/matches/{self.id}/commands"
         while True:
             await self.wake[seat].wait()
             await self.stats.go.wait()
@@ -300,7 +310,7 @@ class Match:
             command = bytes(self.rng.choice(view.legal))
             await self.stats.pacer.turn()
             started = time.perf_counter()
-            status, raw = await conn.request("POST", path, command, token)
+            status, raw = await send(command)
             now = time.perf_counter()
             stats = self.stats
             stats.statuses[status] = stats.statuses.get(status, 0) + 1
@@ -318,15 +328,67 @@ class Match:
                 self.wake[seat].set()  # refused (a stale view): look again at the newest
 
 
+class WsAnswer(msgspec.Struct):
+    status: int
+    body: msgspec.Raw
+
+
+VIEW_FRAME = '{"kind":"view","view":'  # how the gateway starts a view's frame (ws_endpoint.py)
+
+
+class WsMatch(Match):
+    """The same match with each seat on one WebSocket (--ws): its views and its commands on /ws."""
+
+    async def read(self, seat: int, token: str) -> None:
+        """Nothing: the views come on the socket that ``sender`` opens."""
+
+    async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
+        url = f"ws://127.0.0.1:{self.port}/v1/matches/{self.id}/ws?access_token={token}"
+        ws = await websockets.connect(url, max_size=None, compression=None)
+        answers: asyncio.Queue[bytes] = asyncio.Queue()
+
+        async def receive() -> None:
+            async for frame in ws:
+                if frame.startswith(VIEW_FRAME):
+                    self.saw(seat, frame[len(VIEW_FRAME) : -1].encode())
+                else:
+                    answers.put_nowait(frame.encode())
+
+        reader = asyncio.create_task(receive())
+        reader.add_done_callback(report)
+        self.conns.append(Closing(ws, reader))
+
+        async def send(command: bytes) -> tuple[int, bytes]:
+            await ws.send(b'{"id":0,"command":' + command + b"}", text=True)
+            answer = msgspec.json.decode(await answers.get(), type=WsAnswer)  # one in flight per seat
+            return answer.status, bytes(answer.body)
+
+        return send
+
+
+class Closing:
+    """A seat's socket and its reader, closed with the match's connections."""
+
+    def __init__(self, ws: Any, reader: asyncio.Task) -> None:
+        self.ws, self.reader = ws, reader
+
+    def close(self) -> None:
+        self.reader.cancel()
+        task = asyncio.get_running_loop().create_task(self.ws.close())
+        task.add_done_callback(report)
+
+
 def report(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
         print("client task failed:", repr(task.exception()), file=sys.stderr)
 
 
-async def keep_matches(ports: list[int], count: int, stats: Stats, stop: asyncio.Event, rng: random.Random) -> None:
+async def keep_matches(
+    ports: list[int], count: int, stats: Stats, stop: asyncio.Event, rng: random.Random, kind: type[Match] = Match
+) -> None:
     async def slot() -> None:
         while not stop.is_set():
-            await Match(ports, stats, random.Random(rng.random())).run()
+            await kind(ports, stats, random.Random(rng.random())).run()
 
     tasks = [asyncio.create_task(slot()) for _ in range(count)]
     for task in tasks:
@@ -398,13 +460,14 @@ async def measure(
     pids: dict[str, int] | None = None,
     rate: float = 0,
     slices: int = 4,
+    kind: type[Match] = Match,
 ) -> dict:
     """Our matches and the bare endpoint, measured in alternating slices (the matches held while
     the floor runs), so that both see the same machine: its speed drifts within minutes here."""
     pids = {**(pids or {}), "client": os.getpid()}
     stats = Stats(rate)
     stop = asyncio.Event()
-    runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches)))
+    runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches), kind))
     clients = min(4 * matches, 256)
     bare = Floor(ports, clients)
     await bare.open()
@@ -431,6 +494,7 @@ async def measure(
     rate = stats.accepted / ours.elapsed
     return {
         "matches": matches,
+        "transport": "websocket" if kind is WsMatch else "sse+post",
         **({"rate_limit": round(1 / stats.pacer.interval)} if stats.pacer.interval else {}),
         "accepted_per_s": round(rate),
         "statuses": stats.statuses,
@@ -534,9 +598,12 @@ def rates(options: argparse.Namespace) -> list[float]:
 
 def measure_all(options: argparse.Namespace, ports: list[int], pids: dict[str, int] | None) -> None:
     """One line of figures per --matches."""
+    # --ws: SSE + POST and the WebSocket take turns, twice, so that both see the same drifting machine
+    kinds = [Match, WsMatch] * 2 if options.ws else [Match]
     for matches, rate in zip(options.matches, rates(options), strict=True):
-        figures = measure(ports, matches, options.seconds, options.warmup, pids, rate, options.slices)
-        print(json.dumps(run(figures)), flush=True)
+        for kind in kinds:
+            figures = measure(ports, matches, options.seconds, options.warmup, pids, rate, options.slices, kind)
+            print(json.dumps(run(figures)), flush=True)
 
 
 def start(args: list[str], env: dict[str, str], log) -> subprocess.Popen:
@@ -553,6 +620,7 @@ def main() -> None:
     parser.add_argument("--redis-url", default=None, help="default: a redis-server started here")
     parser.add_argument("--gateways", type=int, default=1, help="`tavern serve` processes, matches spread by id")
     parser.add_argument("--peer", action="store_true", help="then measure the peer the same way (node, npm)")
+    parser.add_argument("--ws", action="store_true", help="also each seat on one WebSocket, in turns with SSE + POST")
     parser.add_argument(
         "--rate", type=float, nargs="+", default=[0], help="commands/s of all seats, one per --matches (0: no limit)"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -83,17 +84,23 @@ async def read_stream(
     async with api.stream("GET", url, headers=headers, timeout=None) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
-        event: dict[str, str] = {}
-        async for line in response.aiter_lines():
-            if line.startswith(":"):
-                continue
-            if line:
-                name, _, value = line.partition(": ")
-                event[name] = value
-                continue
+        async for event in sse_frames(response):
             if "data" in event:
                 data = json.loads(event["data"])
                 into.append({"id": int(event["id"]), "event": event.get("event"), "view": data})
                 if data["status"] == "finished":
                     return
-            event = {}
+
+
+async def sse_frames(response: httpx.Response) -> AsyncIterator[dict[str, str]]:
+    """Each frame of an SSE answer as its fields (comments left out)."""
+    frame: dict[str, str] = {}
+    async for line in response.aiter_lines():
+        if line.startswith(":"):
+            continue
+        if line:
+            name, _, value = line.partition(":")
+            frame[name] = value.removeprefix(" ")
+        elif frame:
+            yield frame
+            frame = {}

@@ -31,13 +31,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_redis(directory, *extra: str) -> tuple[subprocess.Popen, str]:
-    """A redis-server on a free port with ``extra`` arguments, and its URL (as a client without a
-    password reaches it: give one with ``--requirepass`` and the ping here is refused)."""
+def start_redis(directory, *extra: str, port: int | None = None) -> tuple[subprocess.Popen, str]:
+    """A redis-server on ``port`` (a free one by default) with ``extra`` arguments, and its URL (as
+    a client without a password reaches it: give one with ``--requirepass`` and the ping here is
+    refused). Started again on the same port and directory, it is the same server restarted."""
     binary = shutil.which("redis-server")
     if binary is None:
-        pytest.fail("redis-server is missing: install it (apt-get install redis-server; .ci/run does)")
-    port = free_port()
+        pytest.fail("redis-server is missing: apt-get install redis-server (make test does it)")
+    port = port or free_port()
     args = [
         binary,
         "--port",
@@ -159,6 +160,16 @@ def wait_healthy(base_url: str, process: subprocess.Popen) -> None:
             pass
         time.sleep(0.05)
     pytest.fail("the gateway did not become healthy")
+
+
+def serve_healthy(processes, env: dict[str, str]) -> tuple[str, subprocess.Popen]:
+    """A `tavern serve` on a free port (started by the ``processes`` fixture), once healthy: its
+    base URL and its process."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    gateway = processes(["serve", "--port", str(port)], env)
+    wait_healthy(base, gateway)
+    return base, gateway
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ def chromium_path() -> str:
         found = shutil.which(name)
         if found:
             return found
-    pytest.fail("chromium is missing: apt-get install chromium (.ci/run does)")
+    pytest.fail("chromium is missing: apt-get install chromium (make test does it)")
 
 
 @pytest.fixture(scope="session")

@@ -121,3 +121,11 @@ export function openStream(id, token, { onView, onState, lastId = 0 }) {
     },
   };
 }
+
+// GET /v1/games/{id}/content: every card, tile, space and track with its name, cost and effect text.
+// It never changes while the server runs, so one fetch per game is enough (the server sends an ETag).
+const contents = new Map();
+export function content(game) {
+  if (!contents.has(game)) contents.set(game, call(`/v1/games/${game}/content`).catch((error) => (contents.delete(game), Promise.reject(error))));
+  return contents.get(game);
+}

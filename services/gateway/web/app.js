@@ -5,7 +5,7 @@
 //   #/replay/ID?token=T&seat=N  a replay with a scrubber, from seat N's chair once the match is over
 import * as api from "./api.js";
 import * as generic from "./tables/generic.js";
-import { Context, closeMenus, h, humanise, movesBar } from "./ui.js";
+import { Context, closeMenus, closeStaleMenus, decorate, h, humanise, movesBar, useContent } from "./ui.js";
 
 const app = document.getElementById("app");
 const STORE = "tavern.matches";
@@ -243,23 +243,15 @@ function drawTable(table, view, ctx) {
   }
 }
 
-// One line of "what happened" for an event envelope: who, what, and its short plain fields.
-function eventLine(item, namer) {
-  const event = item.event || { type: item.type };
-  const who = Number.isInteger(event.seat) ? `${namer(event.seat)} · ` : "";
-  const details = Object.entries(event)
-    .filter(([key, value]) => key !== "type" && key !== "seat" && value !== null && value !== "" && !(Array.isArray(value) && !value.length))
-    .filter(([, value]) => typeof value !== "object" || (Array.isArray(value) && value.every((v) => typeof v !== "object")))
-    .map(([key, value]) => `${humanise(key).toLowerCase()} ${Array.isArray(value) ? value.join(", ") : value}`)
-    .join("; ");
-  const text = `${who}${humanise(event.type)}${details ? ` (${details})` : ""}`;
-  return h("li", { dataset: { version: item.version } }, h("span.v", {}, String(item.version)), text.length > 140 ? `${text.slice(0, 139)}…` : text);
+// One line of "what happened": the server's narration of the event, as this seat may read it.
+function eventLine(item) {
+  return h("li", { dataset: { version: item.version } }, h("span.v", {}, String(item.version)), item.narration || humanise(item.type));
 }
 
 // The event log beside the table: GET /events?after=N each time the view moves on.
-function eventLog(id, token, namer) {
+function eventLog(id, token, announce) {
   const list = h("ol.log-list");
-  const box = h("section#log.log", {}, h("h3", {}, "What happened"), list);
+  const box = h("section#log.log", { "aria-label": "What happened", tabindex: 0 }, h("h3", {}, "What happened"), list);
   let seen = 0;
   let queue = Promise.resolve();
   const catchUp = (version) => {
@@ -269,7 +261,8 @@ function eventLog(id, token, namer) {
       for (const item of items) {
         if (item.version <= seen) continue;
         seen = item.version;
-        list.prepend(eventLine(item, namer));
+        list.prepend(eventLine(item));
+        if (item.narration) announce(item.narration);
       }
       while (list.children.length > 30) list.lastChild.remove();
     });
@@ -277,13 +270,16 @@ function eventLog(id, token, namer) {
   return { box, catchUp };
 }
 
-function resultBox(result, namer) {
+const TABLE_OUTCOMES = { table_won: "The table won together!", table_lost: "The table lost together.", won: "Won: the goal was reached!", lost: "Lost: the goal was not reached." };
+
+function resultBox(result, namer, view) {
   if (!result) return null;
   const standings = [...(result.standings || [])].sort((a, b) => a.rank - b.rank);
+  const together = TABLE_OUTCOMES[view?.outcome];
   return h(
     "section#result.panel.result",
     {},
-    h("h2", {}, result.winners?.length ? `${result.winners.map(namer).join(" and ")} ${result.winners.length > 1 ? "win" : "wins"}!` : "The match is over"),
+    h("h2", {}, together || (result.winners?.length ? `${result.winners.map(namer).join(" and ")} ${result.winners.length > 1 ? "win" : "wins"}!` : "The match is over")),
     h("ol.standings", {}, standings.map((s) => h("li", { dataset: { seat: s.seat } }, `${namer(s.seat)} — score ${s.score}${s.tiebreak ? ` (tiebreak ${s.tiebreak})` : ""}`))),
   );
 }
@@ -296,8 +292,16 @@ async function showMatch(id, token, tableName, gen) {
   const statusLine = h("div#status.status-line");
   const tableBox = h("div#table", { dataset: { version: "-1" } });
   const header = h("header.match-head");
-  const log = eventLog(id, token, namer);
-  app.replaceChildren(header, errorBox(null), statusLine, h("div.match-body", {}, tableBox, log.box));
+  // one polite live region: "your move" and each narrated event, for screen readers
+  const live = h("div#announce.sr-only", { "aria-live": "polite", role: "status" });
+  const announce = (text) => {
+    live.textContent = "";
+    setTimeout(() => (live.textContent = text), 50);
+  };
+  const log = eventLog(id, token, announce);
+  const rules = h("details#rules.rules", {}, h("summary", {}, "How to play (rules in short)"));
+  app.replaceChildren(header, errorBox(null), live, statusLine, h("div.match-body", {}, tableBox, h("aside.side", {}, rules, log.box)));
+  let yourMove = false;
 
   const act = async (command) => {
     if (page.pending) return;
@@ -314,16 +318,18 @@ async function showMatch(id, token, tableName, gen) {
     } catch (error) {
       page.pending = false;
       showError(error);
+      // refused (422) or stale (409): the table may have moved on without this browser; fetch it fresh
+      if (error.status === 409 || error.status === 422) await refetch(Infinity, true);
     }
     draw();
   };
 
-  async function refetch(version) {
+  async function refetch(version, keepError = false) {
     if (page.env && page.env.version >= version) return;
     try {
       update(await api.view(id, token));
     } catch (error) {
-      showError(error);
+      if (!keepError) showError(error);
     }
   }
 
@@ -353,9 +359,14 @@ async function showMatch(id, token, tableName, gen) {
     );
     const status = env.status === "finished" ? "The match is over" : table.status?.(env.view, ctx) || (env.seat === null ? "Watching" : "Waiting for the other players");
     statusLine.textContent = page.pending ? "Sending…" : status;
-    statusLine.classList.toggle("your-move", !page.pending && env.legal.length > 0);
+    const mine = !page.pending && env.legal.length > 0;
+    statusLine.classList.toggle("your-move", mine);
+    if (mine && !yourMove) announce(`Your move. ${status}`);
+    yourMove = mine;
+    closeStaleMenus(page.pending ? [] : env.legal);
     const board = drawTable(table, env.view, ctx);
-    tableBox.replaceChildren(resultBox(env.result, namer) || "", board, movesBar(ctx) || "");
+    tableBox.replaceChildren(resultBox(env.result, namer, env.view) || "", movesBar(ctx) || "", board);
+    decorate(tableBox);
     Object.assign(tableBox.dataset, { version: String(env.version), status: env.status, game: env.game, pending: String(page.pending) });
     document.title = `${env.legal.length && !page.pending ? "• " : ""}${env.game} — tavern`;
   }
@@ -363,7 +374,10 @@ async function showMatch(id, token, tableName, gen) {
   let stream = null;
   try {
     const first = await api.view(id, token);
+    const content = await api.content(first.game).catch(() => null); // a table without texts is still playable
     if (stale(gen)) return;
+    useContent(content);
+    rules.append(h("ul", {}, (content?.rules || []).map((line) => h("li", {}, line))));
     if (!record) {
       // joined by a link: this browser remembers the match too (with only the token it was given)
       const name = (await gameList()).find((g) => g.id === first.game)?.name || first.game;
@@ -414,7 +428,9 @@ async function showReplay(id, token, seat, gen) {
   }
   const table = await tableFor(env.game);
   const name = (await gameList()).find((g) => g.id === env.game)?.name || env.game;
+  const content = await api.content(env.game).catch(() => null);
   if (stale(gen)) return;
+  useContent(content);
   const namer = seatNamer(known(id));
   const seats = env.view?.seats?.length || env.view?.sides?.length || known(id)?.seats?.length || 0;
   let index = 0;
@@ -425,9 +441,10 @@ async function showReplay(id, token, seat, gen) {
     index = Math.max(0, Math.min(frames.length - 1, i));
     const frame = frames[index];
     slider.value = String(index);
-    label.textContent = `frame ${index + 1} of ${frames.length} · version ${frame.version}${frame.event ? ` · ${humanise(frame.event.type)}` : " · before the first event"}`;
+    label.textContent = `frame ${index + 1} of ${frames.length} · version ${frame.version} · ${frame.narration || (frame.event ? humanise(frame.event.type) : "before the first event")}`;
     const ctx = new Context({ seat: viewer, readonly: true, seatName: namer });
     board.replaceChildren(drawTable(table, frame.view, ctx));
+    decorate(board);
     Object.assign(board.dataset, { frame: String(index), version: String(frame.version) });
   };
   slider.addEventListener("input", () => show(Number(slider.value)));

@@ -29,21 +29,30 @@ export const humanise = (text) =>
     .replace(/[_-]+/g, " ")
     .replace(/^./, (c) => c.toUpperCase());
 
+// an id or a word of the game as the content names it; other values as they are
 function fieldText(value) {
-  if (Array.isArray(value)) return value.length ? value.join(", ") : "none";
+  if (Array.isArray(value)) return value.length ? value.map(fieldText).join(", ") : "none";
   if (value && typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  return typeof value === "string" && (itemOf(value) || value in terms) ? nameOf(value) : String(value);
 }
 
+// A command in words with its price: "Buy Card Light Ale (costs 1 land token)".
 export function commandLabel(command) {
   // an unused optional field ("", -1, [], null) says nothing to a player
   const unused = (value) => value === "" || value === -1 || value === null || (Array.isArray(value) && !value.length);
-  const fields = Object.entries(command).filter(([key, value]) => key !== "type" && key !== "expected_version" && !unused(value));
+  const fields = Object.entries(command).filter(([key, value]) => key !== "type" && key !== "expected_version" && key !== "card" && !unused(value));
   const words = fields.map(([key, value]) => `${humanise(key).toLowerCase()}: ${fieldText(value)}`);
-  return words.length ? `${humanise(command.type)} (${words.join("; ")})` : humanise(command.type);
+  const card = command.card ? ` ${nameOf(command.card)}` : "";
+  const price = command.card && SPENDS.has(command.type) ? costText(itemOf(command.card)) : "";
+  const extra = [price, ...words].filter(Boolean);
+  return `${humanise(command.type)}${card}${extra.length ? ` (${extra.join("; ")})` : ""}`;
 }
 
 const sameCommand = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// Commands that spend something (tokens, gold, coins, a card for good): one click opens a
+// confirmation with the move in words and Cancel, never sends it at once.
+export const SPENDS = new Set(["BuyCard", "PlayCard", "Contract", "SellMercenary", "CastSpell", "SellSpell", "BuyDeed", "ActivateDignitary", "PlayDeed"]);
 
 // A render context: the seat's legal commands, which of them a table has put on an element
 // ("claimed"), and act() to send one. The app lists the unclaimed ones as buttons, so every
@@ -75,9 +84,14 @@ export class Context {
     el.dataset.types = [...new Set(commands.map((c) => c.type))].join(" ");
     el.tabIndex = 0;
     el.title = commands.map(label).join("\n");
+    if (el.tagName !== "BUTTON") el.setAttribute("role", "button");
+    // the accessible name starts with what the element shows (a screen reader and a speech user say the same)
+    const shown = el.textContent.trim();
+    el.setAttribute("aria-label", `${shown ? `${shown}: ` : ""}${el.title.replace(/\n/g, "; ")}`);
     const run = (event) => {
       event.stopPropagation();
-      if (commands.length === 1) this.act(commands[0]);
+      if (commands.length === 1 && !SPENDS.has(commands[0].type)) this.act(commands[0]);
+      else if (commands.length === 1) openMenu(el, commands, (c) => `Confirm: ${label(c)}`, (command) => this.act(command));
       else openMenu(el, commands, label, (command) => this.act(command));
     };
     el.addEventListener("click", run);
@@ -101,11 +115,19 @@ export function closeMenus() {
   for (const menu of document.querySelectorAll(".menu")) menu.remove();
 }
 
+// A new view closes a menu whose moves are no longer all legal: a confirmation never sends a stale move.
+export function closeStaleMenus(legal) {
+  const now = new Set(legal.map((c) => JSON.stringify(c)));
+  for (const menu of document.querySelectorAll(".menu")) {
+    if (!(menu.commands || []).every((c) => now.has(JSON.stringify(c)))) menu.remove();
+  }
+}
+
 function openMenu(anchor, commands, label, choose) {
   closeMenus();
   const menu = h(
     "div.menu",
-    { role: "menu" },
+    { role: "menu", "aria-label": "Choose a move" },
     commands.map((command) =>
       h(
         "button.menu-item",
@@ -123,8 +145,9 @@ function openMenu(anchor, commands, label, choose) {
     ),
     h("button.menu-cancel", { onclick: (event) => (event.stopPropagation(), closeMenus()) }, "Cancel"),
   );
+  menu.commands = commands;
   const box = anchor.getBoundingClientRect();
-  menu.style.left = `${Math.max(4, box.left + window.scrollX)}px`;
+  menu.style.left = `${Math.max(4, Math.min(box.left, innerWidth - 228)) + window.scrollX}px`; // kept on a phone's screen
   menu.style.top = `${box.bottom + window.scrollY + 4}px`;
   document.body.append(menu);
 }
@@ -160,10 +183,62 @@ export function movesBar(ctx) {
 }
 
 export function cardBack(extra = "") {
-  return h(`div.card.back${extra ? `.${extra}` : ""}`, { "aria-label": "face-down card" });
+  return h(`div.card.back${extra ? `.${extra}` : ""}`, { role: "img", "aria-label": "face-down card" });
 }
 
 // A pile of face-down cards with its count.
 export function pile(count, label) {
   return h("div.pile", { title: `${label}: ${count}` }, count ? cardBack() : h("div.card.empty"), h("span.count", {}, `${label} ${count}`));
+}
+
+// ---- card faces from the game's content (GET /v1/games/{id}/content)
+
+let items = new Map(); // the id a view uses -> its content item
+let terms = {};
+
+export function useContent(content) {
+  items = new Map();
+  for (const item of content?.items || []) for (const id of item.ids) items.set(id, item);
+  terms = content?.terms || {};
+}
+
+export const itemOf = (id) => items.get(id) || null;
+export const nameOf = (id) => itemOf(id)?.name || terms[id] || humanise(id);
+export const term = (word) => terms[word] || humanise(word);
+
+export function costText(item) {
+  const parts = Object.entries(item?.cost || {}).map(([token, n]) => `${n} ${term(token)}`);
+  return parts.length ? `costs ${parts.join(" and ")}` : "";
+}
+
+// Every element that names a card or tile (data-card) gets its content: the name, the cost and the
+// effect text on its face, the same as a tooltip and as its accessible name.
+export function decorate(root) {
+  for (const el of root.querySelectorAll("[data-card], [data-tip]")) {
+    const item = itemOf(el.dataset.card ?? el.dataset.tip);
+    if (!item || el.dataset.decorated) continue;
+    el.dataset.decorated = "true";
+    const cost = costText(item);
+    const words = [item.name, cost, item.text].filter(Boolean).join(". ");
+    const choices = el.classList.contains("actionable") ? el.title : "";
+    el.title = choices ? `${words}\n\n${choices}` : words;
+    if (!el.getAttribute("role")) el.setAttribute("role", choices ? "button" : "group");
+    if (el.dataset.tip !== undefined) {
+      // a track or a tavern: its own drawing stays; its name and text are added to what it shows
+      el.setAttribute("aria-label", `${el.textContent.trim()} ${words}`.trim());
+      continue;
+    }
+    if (!el.classList.contains("card")) {
+      el.textContent = item.name;
+      el.setAttribute("aria-label", choices ? `${words}: ${choices.replace(/\n/g, "; ")}` : words);
+      continue;
+    }
+    el.removeAttribute("aria-label"); // a card's face says it all: name, kind, cost and effect
+    const name = el.querySelector(".name");
+    if (name) name.textContent = item.name;
+    const group = el.querySelector(".group");
+    if (group) group.textContent = humanise(item.kind);
+    if (cost && !el.querySelector(".cost")) el.append(h("div.cost", {}, cost));
+    el.append(h("div.effect", {}, item.text));
+  }
 }

@@ -247,11 +247,12 @@ async def test_operations_endpoints(api):
     for name in (
         "tavern_commands_total",
         "tavern_append_seconds",
-        "tavern_projection_lag_seconds",
+        "tavern_command_to_view_seconds",
         "tavern_open_streams",
     ):
-        assert f"# TYPE {name}" in metrics
-    assert 'tavern_commands_total{outcome="accepted"}' in metrics
+        assert f"# TYPE {name} " in metrics
+    accepted = f'tavern_commands_total{{code="",game="heros-tavern",outcome="accepted",type="{command["type"]}"}}'
+    assert accepted in metrics
     document = (await api.get("/openapi.json")).json()
     assert document["openapi"].startswith("3.")
     assert {"/v1/matches", "/v1/matches/{match_id}/commands", "/v1/matches/{match_id}/stream"} <= set(document["paths"])

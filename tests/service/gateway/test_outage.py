@@ -1,46 +1,136 @@
-"""A Redis that does not answer: every endpoint says 503 with Retry-After and a JSON error (the
-client comes back), never a 500 or a hang; the command counter counts them."""
+"""A Redis stalled or gone: the gateway answers 503 with Retry-After and the JSON error body
+within its reply timeout, never a 500 or a hang; /readyz says so and /livez does not; once Redis
+is back everything works again by itself, and every match's views catch up to its log."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import time
+
 import httpx
 import pytest
+import redis
 
-from services.gateway.app import create_app
-from services.ops.settings import Settings
-from tests.service.conftest import start_redis
+from services.store import keys
+from tests.service.client import bearer, create, seat_token, send, view
+from tests.service.conftest import serve_healthy, service_env, start_redis
 
 pytestmark = pytest.mark.anyio
+AOF = ("--appendonly", "yes")
+TIMEOUT_S = 1  # TAVERN_REDIS_TIMEOUT_S
 
 
-@pytest.fixture
-async def api(tmp_path):
-    process, url = start_redis(tmp_path)
-    app = create_app(Settings(redis_url=url, queue_url=None, redis_timeout_s=2), embedded_worker=False)
+def port_of(url: str) -> int:
+    return redis.Redis.from_url(url).connection_pool.connection_kwargs["port"]
+
+
+async def first_legal(api: httpx.AsyncClient, created: dict) -> tuple[int, dict]:
+    for seat in range(3):
+        legal = (await view(api, created, seat_token(created, seat)))["legal"]
+        if legal:
+            return seat, legal[0]
+    raise AssertionError("no seat may act")
+
+
+def assert_unavailable(answer: httpx.Response) -> None:
+    assert answer.status_code == 503, answer.text
+    assert answer.headers["retry-after"] == "1"
+    assert answer.json()["error"]["code"] == "unavailable"
+
+
+async def until_ready(api: httpx.AsyncClient, within_s: float = 20) -> float:
+    began = time.monotonic()
+    while (await api.get("/readyz")).status_code != 200:
+        assert time.monotonic() - began < within_s, (await api.get("/readyz")).text
+        await asyncio.sleep(0.1)
+    return time.monotonic() - began
+
+
+async def caught_up(client: redis.Redis, matches: list[dict], within_s: float = 20) -> float:
+    """Seconds until every match's stored views show its whole log."""
+    began = time.monotonic()
+    for created in matches:
+        match_id = created["match_id"]
+        while int(client.hget(keys.views(match_id), "v") or -1) != client.xlen(keys.log(match_id)):
+            assert time.monotonic() - began < within_s, f"the views of {match_id} never caught up"
+            await asyncio.sleep(0.05)
+    return time.monotonic() - began
+
+
+async def test_a_stalled_then_lost_redis_is_503_and_recovers(processes, tmp_path):
+    server, url = start_redis(tmp_path, *AOF)
     try:
-        async with app.router.lifespan_context(app):
-            process.kill()  # gone once the gateway runs: the connection is refused from now on
-            process.wait(10)
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://tavern") as client:
-                yield client
+        env = service_env(url, TAVERN_QUEUE="outage", TAVERN_REDIS_TIMEOUT_S=str(TIMEOUT_S))
+        base, _ = serve_healthy(processes, env)
+        processes(["worker"], env)
+        async with httpx.AsyncClient(base_url=base, timeout=30) as api:
+            created = await create(api, seats=3)
+            seat, command = await first_legal(api, created)
+            path = f"/v1/matches/{created['match_id']}"
+
+            server.send_signal(signal.SIGSTOP)  # stalled: connections open, no replies
+            began = time.monotonic()
+            assert_unavailable(await send(api, created, seat, command, idempotency_key="stalled"))
+            stalled_s = time.monotonic() - began
+            assert_unavailable(await api.get(f"{path}/view", headers=bearer(created["spectator_token"])))
+            assert_unavailable(await api.get(f"{path}/stream", headers=bearer(created["spectator_token"])))
+            ready = await api.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["redis"].startswith("unreachable")
+            assert (await api.get("/healthz")).json() == {"status": "unavailable"}
+            assert (await api.get("/livez")).status_code == 200
+            server.send_signal(signal.SIGCONT)
+            resumed_s = await until_ready(api)
+
+            server.kill()  # gone: connections refused
+            server.wait(10)
+            assert_unavailable(await send(api, created, seat, command, idempotency_key="gone"))
+            assert_unavailable(await api.post("/v1/matches", json={"game": "heros-tavern", "seats": 3}))
+            server, _ = start_redis(tmp_path, *AOF, port=port_of(url))
+            back_s = await until_ready(api)
+            answer = await send(api, created, seat, command, idempotency_key="gone")
+            assert answer.status_code in (200, 422), answer.text  # 422: the stalled one was taken after all
+            caught_s = await caught_up(redis.Redis.from_url(url), [created])
+        print(
+            f"stalled Redis: 503 in {stalled_s:.2f} s; ready {resumed_s:.2f} s after it resumed; "
+            f"restarted: ready in {back_s:.2f} s, views caught up {caught_s:.2f} s later"
+        )
+        assert stalled_s < TIMEOUT_S + 1
     finally:
-        process.kill()
+        server.send_signal(signal.SIGCONT)
+        server.kill()
+        server.wait(10)
 
 
-def unavailable(answer: httpx.Response) -> bool:
-    return (
-        answer.status_code == 503
-        and answer.headers["retry-after"] == "1"
-        and answer.headers["content-type"] == "application/json"
-        and answer.json()["error"]["code"] == "unavailable"
-    )
-
-
-async def test_every_kind_of_request_is_answered_503(api):
-    headers = {"Authorization": "Bearer x"}
-    assert unavailable(await api.post("/v1/matches", json={"game": "taverna", "seats": 2}))
-    assert unavailable(await api.post("/v1/matches/abc/commands", json={"type": "pass"}, headers=headers))
-    assert unavailable(await api.get("/v1/matches/abc/view", headers=headers))
-    assert unavailable(await api.get("/v1/matches/abc/stream", headers=headers))
-    assert unavailable(await api.get("/healthz"))
-    assert 'tavern_commands_total{outcome="unavailable"} 1' in (await api.get("/metrics")).text
+async def test_the_queues_redis_down_and_back(processes, tmp_path):
+    """Commands are stored and answered (never 500) with the queue's Redis away; their matches are
+    marked dirty once it is back, and their views catch up."""
+    (tmp_path / "events").mkdir()
+    (tmp_path / "queue").mkdir()
+    events, events_url = start_redis(tmp_path / "events")
+    queue, queue_url = start_redis(tmp_path / "queue", *AOF)
+    try:
+        env = service_env(events_url, QUEUE_URL=queue_url, TAVERN_QUEUE="apart", TAVERN_REDIS_TIMEOUT_S="1")
+        base, _ = serve_healthy(processes, env)
+        processes(["worker"], env)
+        client = redis.Redis.from_url(events_url)
+        async with httpx.AsyncClient(base_url=base, timeout=30) as api:
+            matches = [await create(api, seats=3) for _ in range(4)]
+            await caught_up(client, matches)
+            queue.kill()
+            queue.wait(10)
+            for created in matches:
+                seat, command = await first_legal(api, created)
+                answer = await send(api, created, seat, command)
+                assert answer.status_code == 200, answer.text
+            ready = await api.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["queue"].startswith("unreachable")
+            assert ready.json()["redis"] == "ok"
+            queue, _ = start_redis(tmp_path / "queue", *AOF, port=port_of(queue_url))
+            back_s = await until_ready(api)
+            caught_s = await caught_up(client, matches)
+        print(f"queue's Redis back: ready in {back_s:.2f} s, views caught up {caught_s:.2f} s later")
+    finally:
+        for server in (events, queue):
+            server.kill()
+            server.wait(10)

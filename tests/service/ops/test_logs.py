@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
 
 import pytest
+from rq.logutils import setup_loghandlers
 
 from services.ops import logs
 
@@ -50,3 +52,22 @@ def test_concurrent_tasks_each_log_their_own(lines):
 
     asyncio.run(all_of_them())
     assert sorted(line["seat"] for line in lines()) == [0, 1, 2]
+
+
+def test_the_standard_librarys_lines_are_json_too(lines):
+    """uvicorn's and RQ's loggers (and any other) go through the same JSON, a traceback in one line;
+    RQ adds no plain-text handler of its own where ours is in effect."""
+    setup_loghandlers("WARNING")
+    logging.getLogger("rq.worker").warning("could not connect to Redis instance")
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError:
+        logging.getLogger("uvicorn.error").exception("Exception in ASGI application")
+    with logs.bind(match_id="m1"):
+        logging.getLogger("rq.worker").info("below the level: not written")
+    got = lines()
+    assert [(line["logger"], line["level"], line["event"]) for line in got] == [
+        ("rq.worker", "warning", "could not connect to Redis instance"),
+        ("uvicorn.error", "error", "Exception in ASGI application"),
+    ]
+    assert "RuntimeError: boom" in got[1]["exception"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from services.projector.projector import SCRIPTS_DIR
 from services.store import keys
 from services.store.event_store import Call, marking, reply, run_scripts, script
 
@@ -22,14 +23,14 @@ async def queue(linked):
 
 async def mark(queue, now: float, *match_ids: str) -> None:
     client, link = queue
-    marker = client.register_script(marking("mark.lua"))
+    marker = client.register_script(marking(SCRIPTS_DIR / "mark.lua"))
     (answer,) = await run_scripts(link, [Call(marker, [keys.DIRTY, keys.ACTIVE, keys.WAKE], [now, *match_ids])])
     reply(answer)
 
 
 async def claim(queue, now: float, count: int, lease_s: float = 5.0) -> list[str]:
     client, link = queue
-    claimer = client.register_script(script("claim.lua"))
+    claimer = client.register_script(script(SCRIPTS_DIR / "claim.lua"))
     args = [now, lease_s, count, "job", 0]
     (answer,) = await run_scripts(link, [Call(claimer, [keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args)])
     ids, _ = reply(answer)

@@ -1,15 +1,18 @@
 """services/store/wire.py against a real redis-server: replies in order and in their own exchange, errors
 in place, a cancelled exchange still takes its replies, a lost connection fails what was in
-flight and only reads are sent again, and the URL's password, database and Unix socket."""
+flight and only reads are sent again, a late reply is a timeout that drops the connection, and the
+URL's password, database and Unix socket."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import signal
+import time
 
 import pytest
 import redis.asyncio
-from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+from redis.exceptions import ConnectionError, NoScriptError, ResponseError, TimeoutError
 
 from services.store.wire import Wire, supports
 from tests.service.conftest import free_port, start_redis
@@ -100,6 +103,27 @@ async def test_each_event_loop_gets_a_connection_of_its_own(redis_url):
         assert await ping() == [b"PONG"]
     finally:
         link.close()
+
+
+async def test_a_stalled_redis_is_a_timeout_then_a_new_connection(tmp_path):
+    server, url = start_redis(tmp_path)
+    link = Wire(url, timeout_s=0.3)
+    try:
+        assert await link.exchange([["ECHO", "before"]]) == [b"before"]
+        server.send_signal(signal.SIGSTOP)  # the connection stays open; no reply comes
+        began = time.monotonic()
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(3):  # without the Wire's own, a hang: fail, not wait forever
+                await link.exchange([["ECHO", "late"]])
+        assert time.monotonic() - began < 1.0
+        server.send_signal(signal.SIGCONT)
+        # a new connection: the late reply, were it read, would have answered this exchange
+        assert await link.exchange([["ECHO", "after"]]) == [b"after"]
+    finally:
+        link.close()
+        server.send_signal(signal.SIGCONT)
+        server.kill()
+        server.wait(10)
 
 
 async def test_nothing_listening_is_a_connection_error():

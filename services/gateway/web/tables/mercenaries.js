@@ -1,10 +1,17 @@
 // Tavernkeepers and Mercenaries as on the table: the rival tavern across from you (hand and deck
 // as card backs, its mercenaries on the field, upright to attack or turned sideways to defend),
 // the treasury and the day's phases in the middle, your field and your hand below.
-import { cardBack, h, pile } from "../ui.js";
+import { cardBack, h, itemOf, nameOf, pile } from "../ui.js";
 
 const SUIT = { spades: "♠", hearts: "♥", diamonds: "♦", clubs: "♣" };
 const PHASES = ["morning", "afternoon", "night"];
+
+const RANKS = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+// "mc-0-hearts-q" -> "Queen of Hearts"
+function cardName(id) {
+  const { suit, rank } = parts(id);
+  return `${RANKS[rank] || rank} of ${suit ? suit[0].toUpperCase() + suit.slice(1) : "?"}`;
+}
 
 function parts(id) {
   const [, , suit, rank] = id.split("-");
@@ -26,7 +33,9 @@ function card(cv, { position = null, sick = false, ready = false } = {}) {
 }
 
 function contractLabel(command) {
-  const verb = command.type === "SellMercenary" ? "Sell to the treasury" : `Hire in ${command.position === "defence" ? "defence" : "attack"}`;
+  const gold = itemOf(command.card)?.cost?.gold;
+  const price = gold === undefined ? "" : ` for ${gold} Gold`;
+  const verb = command.type === "SellMercenary" ? `Sell to the treasury${price}` : `Hire in ${command.position === "defence" ? "defence" : "attack"}${price}`;
   return command.sacrifices && command.sacrifices.length ? `${verb}, sacrificing ${command.sacrifices.map((c) => parts(c).rank + (SUIT[parts(c).suit] || "")).join(" ")}` : verb;
 }
 
@@ -101,13 +110,30 @@ function side(view, s, ctx, picker) {
       pile(s.deck_count, "deck"),
       mine ? null : h("div.hand.backs", { title: `${s.hand_count} cards in hand` }, Array.from({ length: s.hand_count }, () => cardBack("small"))),
       h("div.battlefield", {}, h("div.label", {}, "Field"), fieldCards.length ? fieldCards : h("div.empty-note", {}, "no mercenaries")),
-      h("div.trash", { title: s.trash.join(", ") }, h("div.label", {}, `Trash (${s.trash.length})`), s.trash.length ? h("div.chip", {}, s.trash[s.trash.length - 1].split("-").slice(2).reverse().join(" of ")) : null),
+      h("div.trash", { title: s.trash.map(cardName).join(", ") }, h("div.label", {}, `Trash (${s.trash.length})`), s.trash.length ? h("div.chip", {}, cardName(s.trash[s.trash.length - 1])) : null),
     ),
   );
 }
 
 // The attack selection survives re-renders of the same turn (a new view replaces the table).
 const selection = { turn: null, selected: new Set() };
+
+// The game's last fight, as both seats see it: dice, strengths, damage and what went to the Trash.
+function lastCombat(fight, ctx) {
+  if (!fight) return null;
+  const dice = (d) => (d.length ? `rolled ${d.join("+")}` : "");
+  const attack = fight.kind === "direct" ? `Swords ${fight.attack_strength}` : `${dice(fight.attack_dice)}, strength ${fight.attack_strength}`;
+  const defence = fight.kind === "direct" ? `${dice(fight.defence_dice)}` : `${dice(fight.defence_dice)}, strength ${fight.defence_strength}`;
+  const result = fight.loser < 0 ? "a stand-off" : `${ctx.seatName(fight.loser)} lost ${fight.damage} HP${fight.overrun ? " (overrun)" : ""}`;
+  const lost = fight.trashed.flatMap((cards, seat) => (cards.length ? [h("span", {}, ` ${ctx.seatName(seat)} lost `, cards.map((c) => h("span.chip", { dataset: { card: c } }, nameOf(c))))] : []));
+  return h(
+    "div.last-combat",
+    { "aria-label": "The last combat" },
+    h("strong", {}, fight.kind === "direct" ? "Last combat (direct attack): " : "Last combat: "),
+    `${ctx.seatName(fight.attacker)} ${attack}; ${ctx.seatName(fight.defender)} ${defence}: ${result}.`,
+    lost,
+  );
+}
 
 export function render(view, ctx) {
   const me = view.seat;
@@ -125,6 +151,7 @@ export function render(view, ctx) {
       PHASES.map((p) => h("span.phase", { class: p === view.phase ? "now" : "" }, p))),
     h("div.wins", {}, view.wins.map((w, s) => h("span", {}, `${ctx.seatName(s)}: ${w} won`))),
     view.all_in_turn ? h("div.flag", {}, "All In this turn") : null,
+    lastCombat(view.last_combat, ctx),
     view.games.length ? h("div.records", {}, view.games.map((g) => h("span.chip", {}, `Game ${g.number}: ${ctx.seatName(g.winner)} (${g.reason})`))) : null,
   );
   const own = mine

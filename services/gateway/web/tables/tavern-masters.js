@@ -2,18 +2,20 @@
 // front of them with their gold, hands as card backs but your own, the draft packet, the three
 // decks and their face-up discards, open trade offers and a Dirty Deed waiting for its answer.
 // The view names cards by id only ("pale-ale-2"), so a card shows its name.
-import { cardBack, h, humanise, pile } from "../ui.js";
+import { cardBack, h, humanise, itemOf, nameOf, pile } from "../ui.js";
 
-const nameOf = (id) => humanise(id.replace(/-\d+$/, ""));
-
+// the face (name, kind, cost, effect) comes from the game's content: ui.decorate
 function card(id, ctx, commands = [], label = null) {
-  const el = h("div.card.tm", { dataset: { card: id } }, h("div.name", {}, nameOf(id)), h("div.group", {}, id.split("-").pop()));
+  const el = h("div.card.tm", { dataset: { card: id } }, h("div.name", {}, nameOf(id)), h("div.group", {}));
   return ctx.actionable(el, commands, label || undefined);
 }
+
+const itemGold = (id) => itemOf(id)?.cost?.gold ?? 0;
 
 function describe(command) {
   const bits = [];
   if (command.free) bits.push("free, by its condition");
+  else if (command.card && (command.type === "PlayCard")) bits.push(`for ${itemGold(command.card)} Gold`);
   if (command.target !== undefined && command.target >= 0) bits.push(`at player ${command.target + 1}`);
   if (command.target_card) bits.push(`on ${nameOf(command.target_card)}`);
   if (command.own_card) bits.push(`giving ${nameOf(command.own_card)}`);
@@ -78,6 +80,15 @@ function trades(view, ctx) {
   return h("span.trades", {}, targets.map((to) => ctx.actionable(h("button.move.trade", {}, `Trade with ${ctx.seatName(to)}…`), offers.filter((c) => c.to === to), tradeLabel)));
 }
 
+// What the table plays for, in the mode's words, and how it ended.
+function goal(view) {
+  const ended = { table_won: "The table won together!", table_lost: "The table lost together.", won: "You reached the goal: won!", lost: "The goal was not reached: lost." };
+  if (ended[view.outcome]) return ended[view.outcome];
+  if (view.mode === "cooperative") return `Goal: every player has ${view.target_gold} Gold after round ${view.rounds} (challenge ${humanise(view.challenge)}).`;
+  if (view.mode === "solo") return `Goal: ${view.target_gold} Gold by the end of round ${view.rounds} (challenge ${humanise(view.challenge)}).`;
+  return `Goal: the first to ${view.target_gold} Gold ends the match; most Gold wins (round ${view.rounds} at the latest).`;
+}
+
 export function render(view, ctx) {
   const me = view.seat;
   const others = view.players.map((p, seat) => [p, seat]).filter(([, seat]) => seat !== me);
@@ -86,6 +97,7 @@ export function render(view, ctx) {
     {},
     h("div.round-track", {}, Array.from({ length: view.rounds }, (_, i) => h("span.round", { class: i + 1 < view.round || view.phase === "over" ? "done" : i + 1 === view.round ? "now" : "" }, String(i + 1))),
       h("span.phase", {}, `${humanise(view.phase)}${view.mode !== "competitive" ? ` · ${view.mode}` : ""}${view.dirty_deeds ? " · Dirty Deeds" : ""}`)),
+    h("div.goal", {}, goal(view)),
     Object.entries(view.deck_counts).map(([deck, n]) =>
       h("div.tm-deck", {}, pile(n, deck), view.discard_tops[deck] ? h("div.discard-top", {}, card(view.discard_tops[deck], ctx), h("span.count", {}, `discard ${view.discard_counts[deck]}`)) : null),
     ),

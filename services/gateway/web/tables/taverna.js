@@ -2,19 +2,34 @@
 // each occupied one), deeds with their price and points and the owner's marker, guild symbols and
 // dignitaries; the customer row, the castle's royal favours and the piles in the middle; each
 // player's coins, points, people tracks, favours and spells (yours face up, the others' as backs).
-import { cardBack, h, humanise, pile } from "../ui.js";
+import { cardBack, costText, h, humanise, itemOf, nameOf, pile, term } from "../ui.js";
 
 const PEOPLE = ["human", "elf", "dwarf", "orc"];
 
+// a customer tile: its people's colour and initial (the legend below the table names them)
 function people(name, extra = "") {
-  return h(`span.people.${name || "none"}`, { class: extra, title: name ? humanise(name) : "free" }, name ? name[0].toUpperCase() : "");
+  const words = name ? term(name) : "free table";
+  return h(`span.people.${name || "none"}`, { class: extra, title: words, role: "img", "aria-label": words }, name ? name[0].toUpperCase() : "");
 }
 
+// A command in words: every id and word named as the content names it ("Activate Dignitary:
+// Gob'Trotter to The Old Grimoire, Beer and Lyre").
 function labelOf(command) {
+  const word = (value) => (typeof value === "string" ? nameOf(value) : String(value));
   const parts = Object.entries(command)
-    .filter(([key, value]) => key !== "type" && value !== "" && value !== -1 && !(Array.isArray(value) && !value.length))
-    .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join("+") : value}`);
-  return `${humanise(command.type)}${parts.length ? ` — ${parts.join(", ")}` : ""}`;
+    .filter(([key, value]) => key !== "type" && key !== "card" && value !== "" && value !== -1 && !(Array.isArray(value) && !value.length))
+    .map(([key, value]) => (["table", "to_table", "space"].includes(key) ? `${humanise(key).toLowerCase()} ${value + 1}` : Array.isArray(value) ? value.map(word).join(" and ") : word(value)));
+  const what = command.card ? ` ${nameOf(command.card)}` : "";
+  const price = command.type === "CastSpell" ? costText(itemOf(command.card)) : "";
+  return `${humanise(command.type)}${what}${parts.length ? `: ${parts.join(", ")}` : ""}${price ? ` (${price})` : ""}`;
+}
+
+// the id-named chips (favours, cast spells, customers taken): decorate gives them their names
+const chip = (id, extra = {}) => h("span.chip", { dataset: { card: id }, ...extra }, nameOf(id));
+
+export function legend() {
+  return h("p.legend", {}, "Tiles: ", ["elf", "dwarf", "orc", "human"].map((p) => h("span.legend-item", {}, people(p, "tile"), ` ${term(p)} `)),
+    " · ¢ coins · ★ points · ✦ spell · ☺ customer card");
 }
 
 function tavern(t, view, ctx) {
@@ -39,15 +54,15 @@ function tavern(t, view, ctx) {
     ),
   );
   const dignitaries = t.dignitaries.map((d) =>
-    ctx.actionable(h("span.chip.dignitary", {}, humanise(d)), ctx.commands((c) => c.type === "ActivateDignitary" && c.dignitary === d), labelOf),
+    ctx.actionable(h("span.chip.dignitary", { dataset: { card: d } }, nameOf(d)), ctx.commands((c) => c.type === "ActivateDignitary" && c.dignitary === d), labelOf),
   );
   return h(
     "section.ta-tavern",
     { class: t.size, dataset: { tavern: t.id } },
-    h("header", {}, h("strong", {}, t.id.toUpperCase()), h("span.size", {}, t.size), t.privilege ? h("span.chip.privilege", {}, "privilege") : null),
+    h("header", { dataset: { tip: t.id } }, h("strong", {}, nameOf(t.id)), h("span.size", {}, t.size), t.privilege ? h("span.chip.privilege", {}, "privilege") : null),
     h("div.ta-tables", {}, tables),
     h("div.deeds", {}, deeds),
-    h("div.symbols", {}, t.symbols.map((s) => h("span.chip.guild", {}, s)), dignitaries),
+    h("div.symbols", {}, t.symbols.map((s) => h("span.chip.guild", {}, term(s))), dignitaries),
   );
 }
 
@@ -55,7 +70,7 @@ function player(p, view, ctx) {
   const mine = p.seat === view.seat;
   const waiting = view.waiting_for.includes(p.seat);
   const favours = p.favours.map((f) =>
-    ctx.actionable(h("span.chip.favour", { class: p.used_favours.includes(f) ? "used" : "" }, f.replace(/^ta-/, "")), mine ? ctx.commands((c) => c.type === "UseFavour" && c.favour === f) : [], labelOf),
+    ctx.actionable(chip(f, { class: `favour${p.used_favours.includes(f) ? " used" : ""}` }), mine ? ctx.commands((c) => c.type === "UseFavour" && c.favour === f) : [], labelOf),
   );
   return h(
     "section.seat.ta-player",
@@ -69,17 +84,17 @@ function player(p, view, ctx) {
       p.privileges ? h("span.chip.privilege", {}, `${p.privileges} privilege${p.privileges > 1 ? "s" : ""}`) : null,
       waiting ? h("span.state", {}, "to move…") : null,
     ),
-    h("div.levels", {}, PEOPLE.filter((k) => k in p.levels).map((k) => h("span.level", {}, people(k, "tile"), h("span.track", {}, h("span.fill", { style: { width: `${Math.min(100, p.levels[k] * 20)}%` } })), String(p.levels[k])))),
+    h("div.levels", {}, PEOPLE.filter((k) => k in p.levels).map((k) => h("span.level", { dataset: { tip: k } }, people(k, "tile"), h("span.track", {}, h("span.fill", { style: { width: `${Math.min(100, p.levels[k] * 20)}%` } })), String(p.levels[k])))),
     mine ? null : h("div.hand.backs", { title: `${p.hand_count} spells in hand` }, Array.from({ length: p.hand_count }, () => cardBack("small"))),
-    p.cast.length ? h("div.row", {}, h("span.label", {}, "Cast "), p.cast.map((c) => h("span.chip", {}, c.replace(/^ta-/, "")))) : null,
+    p.cast.length ? h("div.row", {}, h("span.label", {}, "Cast "), p.cast.map((c) => chip(c))) : null,
     favours.length ? h("div.row", {}, h("span.label", {}, "Favours "), favours) : null,
-    p.customers.length ? h("div.row", {}, h("span.label", {}, "Customers "), p.customers.map((c) => h("span.chip", {}, c.replace(/^ta-/, "")))) : null,
+    p.customers.length ? h("div.row", {}, h("span.label", {}, "Customers "), p.customers.map((c) => chip(c))) : null,
   );
 }
 
 function spell(card, ctx) {
   return ctx.actionable(
-    h("div.card.ta-spell", { dataset: { card } }, h("div.corner", {}, "✦"), h("div.name", {}, `Spell ${card.split("-").pop()}`), h("div.group", {}, "spell")),
+    h("div.card.ta-spell", { dataset: { card } }, h("div.corner", {}, "✦"), h("div.name", {}, nameOf(card)), h("div.group", {}, "spell")),
     ctx.commands((c) => (c.type === "CastSpell" || c.type === "SellSpell") && c.card === card),
     labelOf,
   );
@@ -90,21 +105,21 @@ export function render(view, ctx) {
   const mine = me === null ? null : view.players[me];
   const row = view.row.map((card) =>
     ctx.actionable(
-      h("div.card.ta-customer", { dataset: { card } }, h("div.corner", {}, "☺"), h("div.name", {}, "Customer"), h("div.group", {}, card.replace(/^ta-/, ""))),
+      h("div.card.ta-customer", { dataset: { card } }, h("div.corner", {}, "☺"), h("div.name", {}, nameOf(card)), h("div.group", {}, "customer")),
       ctx.commands((c) => c.type === "PickCustomer" && c.card === card),
-      (c) => `Take this customer as ${humanise(c.people)}`,
+      (c) => `Take this customer as ${term(c.people)}`,
     ),
   );
   const middle = h(
     "section.middle.ta-middle",
     {},
-    h("div.crown", {}, h("span", {}, "King: ", view.king ? people(view.king, "tile") : "–"), h("span", {}, " Queen: ", view.queen ? people(view.queen, "tile") : "–")),
+    h("div.crown", {}, h("span", {}, "King: ", view.king ? term(view.king) : "–"), h("span", {}, " Queen: ", view.queen ? term(view.queen) : "–")),
     h("div.turns", {}, `${humanise(view.phase)} · turn ${Math.min(view.turns_played + 1, view.turns_total)} of ${view.turns_total}`),
     pile(view.customer_deck, "customers"),
     h("div.row-cards", {}, h("div.label", {}, "Customer row"), h("div.hand", {}, row)),
     pile(view.spell_deck, "spells"),
-    h("div.castle", {}, h("div.label", {}, `Castle (favours ${view.favour_reserve}, privileges ${view.privilege_reserve})`), view.castle.map((f) => h("span.chip.favour", {}, f.replace(/^ta-/, "")))),
-    h("div.supply", {}, Object.entries(view.guild_supply).map(([g, n]) => h("span.chip.guild", {}, `${g} ${n}`)), Object.entries(view.tiles).map(([p, n]) => h("span.supply-tile", {}, people(p, "tile"), String(n)))),
+    h("div.castle", {}, h("div.label", {}, `Castle (favours ${view.favour_reserve}, privileges ${view.privilege_reserve})`), view.castle.map((f) => chip(f, { class: "favour" }))),
+    h("div.supply", {}, Object.entries(view.guild_supply).map(([g, n]) => h("span.chip.guild", {}, `${term(g)} ${n}`)), Object.entries(view.tiles).map(([p, n]) => h("span.supply-tile", {}, people(p, "tile"), String(n)))),
   );
   const own = mine
     ? h("section.own", {}, player(mine, view, ctx), h("div.label", {}, mine.hand.length ? "Your spells" : ""), h("div.hand.own-hand", {}, mine.hand.map((c) => spell(c, ctx))))
@@ -117,6 +132,7 @@ export function render(view, ctx) {
     middle,
     h("div.ta-taverns", {}, view.taverns.map((t) => tavern(t, view, ctx))),
     own,
+    legend(),
   );
 }
 

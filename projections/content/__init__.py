@@ -1,0 +1,36 @@
+"""Each game's content as the API serves it: one pure module per game (``content() -> Content``),
+encoded once with its ETag."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from functools import cache
+
+import msgspec
+
+from projections.content.model import Content
+
+_MODULES = {
+    "heros-tavern": "projections.content.heros_tavern",
+    "tavern-masters": "projections.content.tavern_masters",
+    "taverna": "projections.content.taverna",
+    "mercenaries": "projections.content.mercenaries",
+}
+
+
+def content_of(game_id: str) -> Content:
+    """The game's content; a KeyError for an unknown game."""
+    return importlib.import_module(_MODULES[game_id]).content()
+
+
+@cache
+def encoded(game_id: str) -> tuple[bytes, str]:
+    """The content as JSON and its strong ETag (a hash of those bytes)."""
+    body = msgspec.json.encode(content_of(game_id))
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def schema() -> dict:
+    """The JSON Schema of every game's content (the same shape for all)."""
+    return msgspec.json.schema(Content)

@@ -1,0 +1,98 @@
+"""The archive store: where finished matches go when they leave Redis (services/projector/archiver.py).
+
+Each archived match is two objects under ``matches/{first two hex of its id}/``: ``{id}.export.jsonl.gz``,
+its export (``tavern-export/1``, gzip, no timestamp in the gzip header so that archiving twice writes the
+same bytes), and ``{id}.meta.json``, its meta (what Redis held: game, seats, token hashes, ...), how it
+ended and the SHA-256 and size of the export. The meta object is written last: it is the mark that the
+match is whole in the archive.
+
+A directory by default (objects written to a temporary file, flushed and renamed into place), or an
+S3-compatible bucket (boto3) where the operator configures one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Protocol
+
+
+def export_name(match_id: str) -> str:
+    return f"matches/{match_id[:2]}/{match_id}.export.jsonl.gz"
+
+
+def meta_name(match_id: str) -> str:
+    return f"matches/{match_id[:2]}/{match_id}.meta.json"
+
+
+def compress(data: bytes) -> bytes:
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def decompress(data: bytes) -> bytes:
+    return gzip.decompress(data)
+
+
+class Archive(Protocol):
+    async def put(self, name: str, data: bytes) -> None: ...
+
+    async def get(self, name: str) -> bytes | None:
+        """The object's bytes, None if there is none."""
+        ...
+
+
+class DirectoryArchive:
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+
+    def _put(self, name: str, data: bytes) -> None:
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # a reader (or a worker killed mid-write) never sees a partial object: write aside, then rename
+        partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+        with open(partial, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, path)
+
+    def _get(self, name: str) -> bytes | None:
+        try:
+            return (self.root / name).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    async def put(self, name: str, data: bytes) -> None:
+        await asyncio.to_thread(self._put, name, data)
+
+    async def get(self, name: str) -> bytes | None:
+        return await asyncio.to_thread(self._get, name)
+
+
+class S3Archive:
+    """An S3-compatible bucket; credentials and region as boto3 finds them (AWS_* variables)."""
+
+    def __init__(self, bucket: str, endpoint_url: str | None = None, prefix: str = "") -> None:
+        import boto3  # only where an operator configures S3 (the ``s3`` extra)
+        from botocore.config import Config
+
+        self.bucket = bucket
+        self.prefix = prefix
+        config = Config(connect_timeout=5, read_timeout=30, retries={"max_attempts": 3, "mode": "standard"})
+        self.client: Any = boto3.client("s3", endpoint_url=endpoint_url, config=config)
+        self._missing = self.client.exceptions.NoSuchKey
+
+    def _get(self, name: str) -> bytes | None:
+        try:
+            return self.client.get_object(Bucket=self.bucket, Key=self.prefix + name)["Body"].read()
+        except self._missing:
+            return None
+
+    async def put(self, name: str, data: bytes) -> None:
+        await asyncio.to_thread(self.client.put_object, Bucket=self.bucket, Key=self.prefix + name, Body=data)
+
+    async def get(self, name: str) -> bytes | None:
+        return await asyncio.to_thread(self._get, name)

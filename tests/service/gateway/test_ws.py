@@ -1,0 +1,114 @@
+"""WebSocket /v1/matches/{id}/ws under a real uvicorn: the same view envelopes as /stream, and
+commands on the same socket answered with the id they were sent with; a whole match played on it;
+refusals as close codes and as answers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+import websockets
+
+from tests.service.client import bearer, create, seat_token, send, view
+
+pytestmark = pytest.mark.anyio
+
+
+def ws_url(served, created: dict, **query: str) -> str:
+    base = str(served.base_url).replace("http://", "ws://").rstrip("/")
+    suffix = "&".join(f"{key}={value}" for key, value in query.items())
+    return f"{base}/v1/matches/{created['match_id']}/ws" + (f"?{suffix}" if suffix else "")
+
+
+async def play_seat(url: str, seed: int) -> tuple[dict, list[int], int]:
+    """Act on each view not older than this seat's last accepted command, to the end."""
+    rng, heard, number, pending, versions, accepted = random.Random(seed), 0, 0, {}, [], 0
+    async with websockets.connect(url) as socket:
+        async for raw in socket:
+            message = json.loads(raw)
+            if message["kind"] == "answer":
+                assert message["id"] in pending, message  # correlated by the id it was sent with
+                del pending[message["id"]]
+                assert message["status"] in (200, 409, 422), message
+                if message["status"] == 200:
+                    heard, accepted = max(heard, message["body"]["version"]), accepted + 1
+                continue
+            view = message["view"]
+            versions.append(view["version"])
+            if view["status"] == "finished":
+                assert not pending
+                return view, versions, accepted
+            if pending or view["version"] < heard or not view["legal"]:
+                continue
+            number += 1
+            pending[f"c{number}"] = True
+            await socket.send(json.dumps({"id": f"c{number}", "command": rng.choice(view["legal"])}))
+    raise AssertionError("the socket closed before the end")
+
+
+async def test_a_whole_match_over_websockets(served):
+    created = await create(served, seats=3, bots=[2])
+    seats = [play_seat(ws_url(served, created, access_token=seat_token(created, seat)), seat) for seat in (0, 1)]
+    (final0, versions0, accepted0), (final1, versions1, accepted1) = await asyncio.wait_for(asyncio.gather(*seats), 120)
+    assert final0["version"] == final1["version"] and final0["result"] == final1["result"]
+    for versions in (versions0, versions1):
+        assert versions == sorted(set(versions)) and len(versions) > 10
+    assert accepted0 > 5 and accepted1 > 5
+    assert await view(served, created, seat_token(created, 0)) == final0
+
+
+async def test_the_bearer_header_and_resuming_after_a_version(served):
+    created = await create(served, seats=3, bots=[1, 2])
+    async with websockets.connect(ws_url(served, created), additional_headers=bearer(seat_token(created, 0))) as socket:
+        first = json.loads(await socket.recv())
+    assert first["kind"] == "view" and first["view"]["seat"] == 0
+    current = await view(served, created, seat_token(created, 0))
+    url = ws_url(served, created, access_token=seat_token(created, 0), last_event_id=str(current["version"]))
+    async with websockets.connect(url) as socket:
+        assert (await send(served, created, 0, current["legal"][0])).status_code == 200
+        resumed = json.loads(await socket.recv())  # not the view of `last_event_id` again: a newer one
+    assert resumed["kind"] == "view" and resumed["view"]["version"] > current["version"]
+
+
+@pytest.mark.parametrize(
+    ("query", "code", "reason"),
+    [({}, 4401, "no_token"), ({"access_token": "nope"}, 4403, "wrong_token"), ({"last_event_id": "x"}, None, None)],
+)
+async def test_refusals_close_the_socket_with_4000_plus_the_status(served, query, code, reason):
+    created = await create(served, seats=3, bots=[1, 2])
+    if "last_event_id" in query:
+        query, code, reason = {**query, "access_token": seat_token(created, 0)}, 4400, "bad_last_event_id"
+    async with websockets.connect(ws_url(served, created, **query)) as socket:
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await socket.recv()
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (code, reason)
+
+
+async def test_no_such_match_closes_with_4404(served):
+    url = ws_url(served, {"match_id": "nope"}, access_token="x")
+    async with websockets.connect(url) as socket:
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await socket.recv()
+    assert closed.value.rcvd.code == 4404
+
+
+async def test_bad_messages_and_spectators_are_answered_with_errors(served):
+    created = await create(served, seats=3, bots=[1, 2])
+    async with websockets.connect(ws_url(served, created, access_token=seat_token(created, 0))) as socket:
+        assert json.loads(await socket.recv())["kind"] == "view"
+        for sent, status, code in (
+            ("not json", 400, "bad_message"),
+            (json.dumps({"id": 1, "command": {"type": "NoSuch"}}), 400, "bad_command"),
+            (json.dumps({"id": 2, "command": {"type": "BuyCard", "card": "x"}}), 422, None),
+        ):
+            await socket.send(sent)
+            while (answer := json.loads(await socket.recv()))["kind"] != "answer":
+                pass
+            assert answer["status"] == status and (code is None or answer["body"]["error"]["code"] == code), answer
+    async with websockets.connect(ws_url(served, created, access_token=created["spectator_token"])) as socket:
+        await socket.send(json.dumps({"id": "s", "command": {"type": "FinishPurchases"}}))
+        while (answer := json.loads(await socket.recv()))["kind"] != "answer":
+            pass
+        assert (answer["id"], answer["status"], answer["body"]["error"]["code"]) == ("s", 403, "spectator")

@@ -1,0 +1,57 @@
+"""A `tavern worker` left idle past every timeout (its dequeue's, its socket's, Redis replies')
+still projects the next command at once, and no drain job piles up meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+import pytest
+import redis
+from rq import Queue
+
+from tests.service.client import create, seat_token, send, view
+from tests.service.conftest import serve_healthy, service_env, start_redis
+from tests.service.ops.streams import Frames
+
+pytestmark = pytest.mark.anyio
+DEQUEUE_S = 1  # RQ's socket timeout is 10 s more: the idle below outlasts both
+IDLE_S = 13
+
+
+async def test_an_idle_worker_projects_the_next_command_within_a_second(processes, tmp_path):
+    server, url = start_redis(tmp_path)
+    try:
+        env = service_env(url, TAVERN_QUEUE="idle", TAVERN_DEQUEUE_S=str(DEQUEUE_S), TAVERN_REDIS_TIMEOUT_S="1")
+        base, _ = serve_healthy(processes, env)
+        worker = processes(["worker"], env)
+        client = redis.Redis.from_url(url)
+        queue = Queue("idle", connection=client)
+        async with httpx.AsyncClient(base_url=base, timeout=10) as api:
+            created = await create(api, seats=3)
+            url_ = f"/v1/matches/{created['match_id']}/stream"
+            deadline = time.monotonic() + 10
+            while client.zcard("tavern:projector:pending") or queue.count:
+                assert time.monotonic() < deadline, "the opening was never projected"
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(IDLE_S)
+            views = [await view(api, created, seat_token(created, s)) for s in range(3)]
+            seat, seen = next((s, v) for s, v in enumerate(views) if v["legal"])
+            frames = Frames(api, url_, seat_token(created, seat))
+            await asyncio.wait_for(frames.opened.wait(), 5)
+            sent = time.monotonic()
+            answer = await send(api, created, seat, seen["legal"][0])
+            assert answer.status_code == 200, answer.text
+            latency = await frames.version_at(answer.json()["version"], timeout=5) - sent
+            frames.task.cancel()
+            assert (await api.get("/readyz")).json()["workers"] == 1  # its heartbeat, as a gateway reports it
+        print(f"idle {IDLE_S} s, then command to view on its stream: {latency * 1000:.0f} ms")
+        assert latency < 1.0
+        assert worker.poll() is None
+        assert queue.count == 0 and queue.failed_job_registry.count == 0
+        log = (tmp_path / "1-worker.log").read_text()
+        assert "could not connect" not in log and "quitting" not in log, log
+    finally:
+        server.kill()
+        server.wait(10)
