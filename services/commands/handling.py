@@ -6,12 +6,14 @@ tail, decide again, a bounded number of times. A refused command appends nothing
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from redis import exceptions as redis_errors
 
 from domain.kernel import Command, Rng, RulesError
 from domain.kernel.online import SERVICE_COMMANDS, bot_seats
@@ -24,6 +26,9 @@ from services.ops.limits import JSON_DEPTH
 from services.ops.metrics import Metrics
 from services.store import keys
 from services.store.event_store import Cause, EventStore, seal
+
+# what an append may fail with after it ran: the connection lost, no reply in time, too few replicas
+UNSURE = (redis_errors.ConnectionError, redis_errors.TimeoutError)
 
 log = logs.get("tavern.commands")
 
@@ -125,6 +130,8 @@ class Handler:
         if idem_key is not None:
             prior = await self.store.recall(idem_key)
             if prior is not None:
+                # the first try's append may have been cut off before it marked its match dirty
+                await self.projection.appended(match.id)
                 return _decode_answer(prior)
         if isinstance(command, SERVICE_COMMANDS) and not system:
             return Answer(422, error("system_command", "timeouts and abandonment are the service's to send"))
@@ -171,6 +178,12 @@ class Handler:
             started = time.perf_counter()
             try:
                 appended = await self.store.append(match.id, folded.version, records, idem_key, _encode_answer(answer))
+            except UNSURE:
+                # the append may have run (a reply lost, a WAIT short of replicas): have the match
+                # projected in case it did, or its views would wait for the next command
+                with contextlib.suppress(*UNSURE):
+                    await self.projection.appended(match.id)
+                raise
             finally:
                 if self._tips.get(match.id) is after:
                     del self._tips[match.id]  # the newest in flight is done

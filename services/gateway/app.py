@@ -290,9 +290,9 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
 
         limits = settings.limits
         hub = Hub(runtime.events, current, runtime.metrics, send_timeout_s=limits.stream_send_timeout_s,
-                  retry_ms=limits.stream_retry_ms)
+                  retry_ms=limits.stream_retry_ms, notices=runtime.notices)
         app.state.runtime, app.state.hub = runtime, hub
-        app.state.rate = RateLimiter(runtime.events, limits)
+        app.state.rate = RateLimiter(runtime.queue_async, limits)  # global keys: beside the queue, not on a cluster
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
         await hub.start(settings.start_s)  # a gateway that cannot subscribe does not start

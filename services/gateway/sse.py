@@ -73,8 +73,10 @@ class Hub:
         keepalive_s: float = KEEPALIVE_S,
         send_timeout_s: float = 0.0,
         retry_ms: int = 0,
+        notices: Any = None,
     ) -> None:
         self.redis = redis
+        self.notices = notices or redis  # where the projector publishes: the queue's Redis beside a cluster
         self.keepalive_s = keepalive_s
         # a client that does not read fills the buffers until a send waits: past this, it is closed
         self.send_timeout_s = send_timeout_s or None
@@ -129,7 +131,7 @@ class Hub:
 
     async def _listen_forever(self) -> None:
         while True:
-            pubsub = self.redis.pubsub()
+            pubsub = self.notices.pubsub()
             try:
                 await pubsub.subscribe(keys.NOTICES)
                 self._subscribed.set()
@@ -248,12 +250,14 @@ class Hub:
 
     async def _here(self, seats: list[tuple[str, int | None]]) -> None:
         """Mark these seats connected (the envelope's ``players[].connected``), for PRESENCE_S."""
-        try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for match_id, seat in set(seats):
-                    if seat is not None:
-                        pipe.set(keys.presence(match_id, seat), b"1", ex=int(PRESENCE_S))
-                await pipe.execute()
+        try:  # one key a call: each its match's own (a cluster's slots), every PRESENCE_S / 3 only
+            await asyncio.gather(
+                *(
+                    self.redis.set(keys.presence(match_id, seat), b"1", ex=int(PRESENCE_S))
+                    for match_id, seat in set(seats)
+                    if seat is not None
+                )
+            )
         except Exception:
             log.exception("presence_failed")  # only a hint to the other players: never fails a stream
 

@@ -15,6 +15,8 @@ from redis.retry import Retry
 
 from services.ops.settings import Settings
 
+CLUSTER = "redis+cluster://"
+
 
 def where(url: str) -> str:
     """The URL without its password, for a log line."""
@@ -22,9 +24,18 @@ def where(url: str) -> str:
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
+def _node(url: str | None) -> str | None:
+    """A Redis Cluster's first seed node as a plain URL (redis+cluster://[auth@]h1:p1,h2:p2...)."""
+    if url is None or not url.startswith(CLUSTER):
+        return url
+    auth, _, nodes = url[len(CLUSTER) :].split("/", 1)[0].rpartition("@")
+    return f"redis://{auth + '@' if auth else ''}{nodes.split(',')[0]}"
+
+
 def unreachable(settings: Settings) -> str | None:
-    """None once every Redis of the settings answers a PING; else what went wrong, in one line."""
-    named = {settings.redis_url: "REDIS_URL", settings.queue_url: "QUEUE_URL"}
+    """None once every Redis of the settings answers a PING (a cluster's first seed node; the
+    sentinels' master is left to redis-py); else what went wrong, in one line."""
+    named = {_node(settings.redis_url): "REDIS_URL", settings.queue_url: "QUEUE_URL"}
     deadline = time.monotonic() + settings.start_s
     for url, name in named.items():
         if url is None:

@@ -23,6 +23,31 @@ def _url(text: str) -> str | None:
     return text
 
 
+def _events_url(text: str) -> str | None:
+    """REDIS_URL may also name a Redis Cluster: redis+cluster://host:port[,host:port...]."""
+    return text if text.startswith("redis+cluster://") else _url(text)
+
+
+def _addresses(text: str) -> tuple[tuple[str, int], ...]:
+    """QUEUE_SENTINELS: host:port[,host:port...]."""
+    found = []
+    for part in filter(None, (part.strip() for part in text.split(","))):
+        host, _, port = part.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"host:port pairs, comma-separated ({part!r} is not)")
+        found.append((host, int(port)))
+    return tuple(found)
+
+
+def _replicas(text: str) -> int | None:
+    if not text:
+        return None
+    value = int(text)
+    if value < 0:
+        raise ValueError("a whole number of replicas, 0 or more")
+    return value
+
+
 def _word(text: str) -> str:
     if not text or any(c.isspace() for c in text):
         raise ValueError("a non-empty name without spaces")
@@ -75,8 +100,16 @@ class Variable:
 
 
 VARIABLES = (
-    Variable("REDIS_URL", "redis_url", "", _url, "the event streams and views; unset: an embedded in-memory Redis"),
+    Variable(
+        "REDIS_URL",
+        "redis_url",
+        "",
+        _events_url,
+        "the event streams and views (redis+cluster://: a Redis Cluster); unset: an embedded in-memory Redis",
+    ),
     Variable("QUEUE_URL", "queue_url", "", _url, "RQ and the projector's keys; unset: the same Redis as REDIS_URL"),
+    Variable("QUEUE_SENTINELS", "queue_sentinels", "", _addresses, "the queue's Redis found through these sentinels"),
+    Variable("QUEUE_MASTER", "queue_master", "tavern", _word, "the queue's master name at the sentinels"),
     Variable("TAVERN_QUEUE", "queue_name", "tavern", _word, "the RQ queue's name"),
     Variable("LOG_LEVEL", "log_level", "info", _level, "the JSON log lines' level: debug, info, warning, error"),
     Variable("TAVERN_LEASE_S", "lease_s", "5", _seconds, "a worker's claim on a match before another redoes it"),
@@ -106,6 +139,14 @@ VARIABLES = (
              "an accepted command's answer is kept under its Idempotency-Key this long"),
     Variable("TAVERN_IDEMPOTENCY_REFUSAL_TTL_S", "idempotency_refusal_ttl_s", "60", _kept_s,
              "a refused command's answer this long (0: not kept; a retry decides it again)"),
+    Variable(
+        "TAVERN_WAIT_REPLICAS",
+        "wait_replicas",
+        "",
+        _replicas,
+        "an append is answered once this many replicas hold it (WAIT), else 503; unset: 1 on a cluster, else 0",
+    ),
+    Variable("TAVERN_WAIT_TIMEOUT_MS", "wait_timeout_s", "500", _milliseconds, "how long WAIT waits for replicas"),
     Variable("TAVERN_WORKER_METRICS_PORT", "worker_metrics_port", "0", _port, "a worker's /metrics port; 0: none"),
 )
 _BY_FIELD = {variable.field: variable for variable in VARIABLES}
@@ -120,6 +161,9 @@ def _default(field: str) -> Any:
 class Settings:
     redis_url: str | None  # the event store and views; None: an embedded in-memory fakeredis
     queue_url: str | None  # RQ and the dirty set; None: the same Redis as the events
+    # or the queue's Redis found through Sentinel: its sentinels (host, port) and master name
+    queue_sentinels: tuple[tuple[str, int], ...] = ()
+    queue_master: str = _default("queue_master")
     queue_name: str = _default("queue_name")
     log_level: str = _default("log_level")
     idempotency_ttl_s: int = _default("idempotency_ttl_s")  # an accepted command's answer, for its retries
@@ -149,6 +193,16 @@ class Settings:
     archive_every_s: float = _default("archive_every_s")  # how often a worker looks for matches to archive
     worker_metrics_port: int = 0  # a worker's /metrics (Prometheus) on this port; 0: none
     limits: Limits = field(default_factory=Limits)  # what one client may send, and how fast (ops/limits.py)
+    # cluster mode: an append is answered once this many replicas hold it (WAIT), else 503;
+    # None: 1 on a cluster, 0 (off) on a single Redis (deploy/README.md)
+    wait_replicas: int | None = None
+    wait_timeout_s: float = _default("wait_timeout_s")
+
+    @property
+    def replicas_to_wait(self) -> int:
+        if self.wait_replicas is not None:
+            return self.wait_replicas
+        return 1 if (self.redis_url or "").startswith("redis+cluster://") else 0
 
     @property
     def embedded(self) -> bool:
@@ -165,6 +219,13 @@ def from_env(env: dict[str, str] | os._Environ[str] | None = None) -> Settings:
             values[variable.field] = variable.parse(text)
         except ValueError as problem:
             raise BadSetting(f"{variable.name}={text!r} is not {_what(problem)}") from None
+    if (values["redis_url"] or "").startswith("redis+cluster://") and not (
+        values["queue_url"] or values["queue_sentinels"]
+    ):
+        raise BadSetting(
+            "REDIS_URL names a Redis Cluster: set QUEUE_URL (or QUEUE_SENTINELS) to a plain Redis for "
+            "the queue (RQ and the projector's bookkeeping cannot live on a cluster)"
+        )
     if values["redis_url"] is None and "TAVERN_ARCHIVE_DIR" not in env:
         values["archive_dir"] = None  # embedded, nothing is kept: no archive unless asked for
     return Settings(**values, limits=limits_from_env(env))

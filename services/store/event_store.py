@@ -154,9 +154,13 @@ class EventStore:
         marks_dirty: bool = False,
         link: resp.Link | None = None,
         refusal_ttl_s: int = 60,
+        acked: resp.Link | None = None,
+        notices: resp.Link | None = None,
     ) -> None:
         self.redis = redis
-        self.link = link or resp.Pooled(redis)  # the appends', reads' and views' path
+        self.link = link or resp.Pooled(redis)  # the reads' and views' path
+        self.acked = acked or self.link  # the appends': on a cluster, answered once replicas hold them (WAIT)
+        self.notices = notices  # where notices are published, if not beside the views (cluster mode)
         self.ttl = idempotency_ttl_s  # an accepted command's answer
         self.refusal_ttl = refusal_ttl_s  # a refusal's: it changes nothing, a retry decides it again
         # with the projector's keys on this Redis, an append marks its match dirty in the same
@@ -164,7 +168,7 @@ class EventStore:
         self.marks_dirty = marks_dirty
         self._append = redis.register_script(marking(_HERE / "append.lua"))  # EVALSHA, loaded on first NOSCRIPT
         self._promote = redis.register_script(script(_HERE / "promote.lua"))
-        self._appends = Batched(self.run)
+        self._appends = Batched(lambda calls: run_scripts(self.acked, calls))
 
     async def append(
         self, match_id: str, expected: int, records: list[Record], idempotency: str | None, answer: bytes
@@ -228,8 +232,12 @@ class EventStore:
             # a staging hash outlives its write only if the connection drops between the two
             staging += (command, ["PEXPIRE", staged, STAGED_TTL_MS])
             calls.append(Call(self._promote, [keys.views(views.match_id), staged], [views.version]))
-        for answer in await self.run(calls, before=staging, then=("PUBLISH", channel, notice)):
+        publish = ("PUBLISH", channel, notice)
+        for answer in await self.run(calls, before=staging, then=() if self.notices else publish):
             reply(answer)
+        if self.notices is not None:  # after the views: a notice never runs ahead of what it announces
+            (published,) = await self.notices.exchange([list(publish)])
+            reply(published)
 
     async def view(self, match_id: str, field: str) -> bytes | None:
         return await self.redis.hget(keys.views(match_id), field)

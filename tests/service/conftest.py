@@ -76,6 +76,16 @@ def redis_url(tmp_path_factory):
     process.wait(10)
 
 
+@pytest.fixture
+def plain_url(tmp_path):
+    """A plain redis-server: the queue's beside a cluster, or the events' beside Sentinel."""
+    (tmp_path / "plain").mkdir()
+    process, url = start_redis(tmp_path / "plain")
+    yield url
+    process.kill()
+    process.wait(10)
+
+
 @pytest.fixture(params=["fakeredis", "redis"])
 async def linked(request):
     """A redis-py client and the link the hot paths would send through beside it: on fakeredis its
