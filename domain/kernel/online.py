@@ -19,6 +19,7 @@ of timeouts. Being the rules' own commands and events, these acts are replayed a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -164,16 +165,11 @@ def online(game: Game, bot: Callable[[], Bot]) -> Game:
         return [] if result(state) is not None else game.legal(state.inner, seat)
 
     inner_views = game.views
-    return Game(
-        id=game.id,
-        name=game.name,
-        rulebook=game.rulebook,
-        min_seats=game.min_seats,
-        max_seats=game.max_seats,
-        options=game.options,
+    # the game's own fields (id, seats, options, bots, rules version, ...) carried over as they are
+    return replace(
+        game,
         command_type=game.command_type | Concede | Leave | TimedOut | Abandon,
         event_type=game.event_type | Conceded | TakenOver | SeatTimedOut | StreakEnded | Abandoned,
-        view_type=game.view_type,
         initial=initial,
         begin=lambda state, rng: game.begin(state.inner, rng),
         evolve=evolve,
@@ -184,9 +180,6 @@ def online(game: Game, bot: Callable[[], Bot]) -> Game:
         hidden=lambda state, seat: game.hidden(state.inner, seat),
         result=result,
         views=None if inner_views is None else (lambda state: inner_views(state.inner)),
-        bots=game.bots,
-        rules_version=game.rules_version,
-        upcasters=game.upcasters,
     )
 
 
