@@ -25,7 +25,7 @@ test: $(BIN)/tavern
 	tests/system-deps.sh
 	$(MAKE) --no-print-directory tests/web/node_modules/axe-core/axe.min.js
 	$(BIN)/ruff check .
-	$(BIN)/pytest -q -n 2
+	$(BIN)/pytest -q -n 2 --dist loadgroup
 
 lint: $(BIN)/tavern
 	$(BIN)/ruff check .

@@ -18,7 +18,7 @@ class TablePlayer(msgspec.Struct, frozen=True):
     seat: Seat
     name: str | None  # a registered player's name; None for an anonymous seat
     bot: bool  # played by a bot: from the start, or since it left, conceded or timed out too often
-    connected: bool  # had an open stream when these views were written
+    connected: bool  # has an open stream: set by the gateway as it sends the envelope (false as stored)
     clock: Any = None  # {"deadline": unix seconds | None, "bank_s": seconds} in a match with a clock
 
 

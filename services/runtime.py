@@ -23,6 +23,7 @@ from services.commands.handling import Handler
 from services.commands.history import History
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
+from services.commands.open_matches import OpenMatches
 from services.commands.players import Players
 from services.commands.ratings import Ratings
 from services.commands.seating import Seating
@@ -91,6 +92,7 @@ class Runtime:
         self.metrics = Metrics()
         metrics.prime(game_ids())
         events_link, queue_link, waiter, *acked = self.links
+        self.queue_link = queue_link  # the queue's Redis, for what lives beside it (the rate limits)
         self.store = EventStore(
             self.events,
             settings.idempotency_ttl_s,
@@ -101,12 +103,17 @@ class Runtime:
             notices=queue_link if self.notices is not self.events else None,
         )
         self.archive = _archive(settings)
-        self.matches = Matches(self.events, self.store, archived=self.archive)
+        # the open-matches quota's slots lapse once a match would have been ended as idle
+        quota = OpenMatches(self.queue_async, self.events, settings.idle_limit_s)
+        self.matches = Matches(self.events, self.store, archived=self.archive, open_matches=quota)
         self.folds = Folds(self.store, on_lost=self.matches.forget)
         self.players = Players(self.events)
         self.lobby = Lobby(self.events, self.matches, self.players, self.folds)
         self.run_id: str | None = None  # the Redis run this process's caches were filled from
         self.history = History(self.matches, self.store, self.folds, self.events)
+        self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
+        self.bots = Bots(self.handler)
+        self.timeouts = Timeouts(self.events, self.matches, self.folds, self.handler)
         self.archiver = self.archive and Archiver(
             self.events,
             self.queue_async,
@@ -115,11 +122,9 @@ class Runtime:
             self.archive,
             settings.archive_grace_s,
             settings.idle_limit_s,
+            self.timeouts.abandon_idle,
         )
-        self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self)
-        self.bots = Bots(self.handler)
-        self.timeouts = Timeouts(self.events, self.matches, self.folds, self.handler)
-        self.seating = Seating(self.events, self.players)
+        self.seating = Seating(self.players)
         self.ratings = Ratings(self.events)
         self.projector = Projector(
             self.matches,

@@ -24,10 +24,10 @@ async function* views(matchId, token) {
         while ((end = buffer.indexOf("\n\n")) >= 0) { // a blank line ends an event
           const lines = buffer.slice(0, end).split("\n"); // ": keepalive" comments carry no data
           buffer = buffer.slice(end + 2);
-          const id = lines.find((line) => line.startsWith("id: "));
+          const id = lines.find((line) => line.startsWith("id: ")); // views have ids, "presence" events none
           const data = lines.find((line) => line.startsWith("data: "));
           if (id) lastId = Number(id.slice(4));
-          if (data) yield JSON.parse(data.slice(6));
+          if (id && data) yield JSON.parse(data.slice(6));
         }
       }
     } catch {

@@ -29,16 +29,19 @@ def views(match_id, token):
         request = urllib.request.Request(f"{BASE}/v1/matches/{match_id}/stream", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=60) as stream:  # keep-alives come every 15 s
-                data = None
+                event = data = None
                 for raw in stream:
                     line = raw.decode().rstrip("\r\n")
-                    if line.startswith("id: "):
+                    if line.startswith("event: "):  # "view", or "presence" (who is connected now)
+                        event = line[7:]
+                    elif line.startswith("id: "):
                         last_id = int(line[4:])
                     elif line.startswith("data: "):
                         data = line[6:]
-                    elif line == "" and data:  # a blank line ends an event; ": keepalive" lines are skipped
-                        yield json.loads(data)
-                        data = None
+                    elif line == "":  # a blank line ends an event; ": keepalive" lines are skipped
+                        if event == "view" and data:
+                            yield json.loads(data)
+                        event = data = None
         except (OSError, TimeoutError):
             continue  # reconnect: only views newer than last_id are sent
 

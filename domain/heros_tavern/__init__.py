@@ -6,6 +6,7 @@ from domain.heros_tavern import rules, views
 from domain.heros_tavern.bot import GreedyBot
 from domain.heros_tavern.commands import HtCommand
 from domain.heros_tavern.events import HtEvent
+from domain.heros_tavern.search import search_bot
 from domain.heros_tavern.state import evolve, initial
 from domain.kernel import Game, OptionSpec
 
@@ -31,6 +32,12 @@ GAME = Game(
             "the box's 50 tokens of each kind, never returned once spent; a kind that runs short is handed "
             "out one token at a time round the table (RULINGS.md)",
         ),
+        OptionSpec(
+            "staff_copies", ("each", "once"), "each",
+            "two copies of one staff card (2 of each exist): each scores on its own (HT-8, our reading: "
+            "'each staff card attracts additional heroes'), or the second adds nothing (a staff card is a "
+            "bonus to its card type, which a second copy does not make larger)",
+        ),
     ),
     command_type=HtCommand,
     event_type=HtEvent,
@@ -45,5 +52,5 @@ GAME = Game(
     event_view=views.event_view,
     hidden=views.hidden,
     result=rules.result,
-    bots={"greedy": GreedyBot},
+    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME)},
 )

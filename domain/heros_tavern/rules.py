@@ -95,7 +95,8 @@ def score_and_award(turn: Turn, final: bool) -> None:
     state = turn.state
     capped = bool(state.options.get("shopkeeper_cap"))
     zero_second = bool(state.options.get("zero_entertainment_second"))
-    rows = score_taverns(state.taverns, capped, zero_second)
+    staff_once = state.options.get("staff_copies") == "once"
+    rows = score_taverns(state.taverns, capped, zero_second, staff_once)
     turn.add(TavernsScored(round=state.round, final=final, rows=rows))
     awards = tuple(resources(kinds_of(tavern)) for tavern in state.taverns)
     if state.options.get("finite_tokens"):

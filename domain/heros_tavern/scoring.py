@@ -83,9 +83,16 @@ def resources(kinds: Counter[str]) -> Tokens:
     return Tokens(progression(kinds["games"]), progression(kinds["barrel"]), progression(kinds["tools"]))
 
 
-def score_row(kinds: Counter[str], shows: int, capped: bool = False) -> ScoreRow:
+STAFF = ("jester", "cook", "bartender", "maid", "shopkeeper")
+
+
+def score_row(kinds: Counter[str], shows: int, capped: bool = False, staff_once: bool = False) -> ScoreRow:
     """One tavern's line on the pad, given the heroes its entertainment won against the others.
-    Each staff card scores on its own, so two copies score twice."""
+    Each staff card scores on its own, so two copies score twice; ``staff_once``: a second copy of a
+    staff card adds nothing (the option ``staff_copies``)."""
+    if staff_once:
+        kinds = kinds.copy()
+        kinds.update({kind: min(kinds[kind], 1) - kinds[kind] for kind in STAFF})
     light, dark, rooms, markets, foods = (kinds[k] for k in ("light_ale", "dark_ale", "lodging", "market", "food"))
     parts = {
         "entertainment": shows,
@@ -107,11 +114,11 @@ def kinds_of(cards: Sequence[str]) -> Counter[str]:
 
 
 def score_taverns(
-    taverns: Sequence[Sequence[str]], capped: bool = False, zero_second: bool = False
+    taverns: Sequence[Sequence[str]], capped: bool = False, zero_second: bool = False, staff_once: bool = False
 ) -> tuple[ScoreRow, ...]:
     kinds = [kinds_of(tavern) for tavern in taverns]
     shows = entertainment([k["entertainment"] for k in kinds], zero_second)
-    return tuple(score_row(k, s, capped) for k, s in zip(kinds, shows, strict=True))
+    return tuple(score_row(k, s, capped, staff_once) for k, s in zip(kinds, shows, strict=True))
 
 
 def ranks(totals: Sequence[int], unspent: Sequence[int]) -> tuple[int, ...]:

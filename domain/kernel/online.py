@@ -1,6 +1,6 @@
 """Online play over any game: concede, leave, timeouts, as commands and events of the match's log.
 
-``online(game, bot)`` wraps a game's decide / evolve / result without touching its package: the
+``online(game, bots)`` wraps a game's decide / evolve / result without touching its package: the
 state is the game's own plus who conceded, who is played by a bot for good, and each seat's run
 of timeouts. Being the rules' own commands and events, these acts are replayed and audited
 (``tavern audit``) like any move.
@@ -9,8 +9,9 @@ of timeouts. Being the rules' own commands and events, these acts are replayed a
   with more, the conceded seat is played by a bot to the end and ranks last.
 - ``Leave``: the seat walks away from a running match; a bot plays it to the end.
 - ``TimedOut``: a system command the service sends for a seat whose clock ran out (it has legal
-  commands now). The bot picks that seat's move, drawn from the rules' random stream so the audit
-  picks it again; at the ``limit``-th timeout in a row the seat is taken over by a bot for good,
+  commands now). The bot the command names picks that seat's move, drawn from the rules' random
+  stream so the audit picks it again (a bot decides from the view and a seed alone, within a fixed
+  amount of work, never a clock); at the ``limit``-th timeout in a row the seat is taken over by a bot for good,
   or concedes if ``forfeit``. A seat acting itself ends its run of timeouts.
 - ``Abandon``: a system command the service sends once every played seat has gone and a grace
   period has passed; the match ends with no winner.
@@ -40,6 +41,9 @@ class Leave(Command, frozen=True):
 class TimedOut(Command, frozen=True):
     limit: int = 3  # timeouts in a row before the seat is given up
     forfeit: bool = False  # at the limit: concede (True) or be played by a bot for good (False)
+    # the kind of bot that picks the move (``Game.bots``, or "random"); logs from before it was named
+    # were played by the greedy bot, which their audit plays again
+    bot: str = "greedy"
 
 
 class Abandon(Command, frozen=True):
@@ -92,7 +96,10 @@ def left_seats(state: Any) -> set[Seat]:
     return set(state.left) if isinstance(state, OnlineState) else set()
 
 
-def online(game: Game, bot: Callable[[], Bot]) -> Game:
+def online(game: Game, bots: Callable[[str], Bot]) -> Game:
+    """The game with online play; ``bots(kind)`` makes a fresh bot of that kind (a RulesError if the
+    game has none)."""
+
     def initial(setup: Setup) -> OnlineState:
         return OnlineState(game.initial(setup), setup.seats, streaks=(0,) * setup.seats)
 
@@ -152,7 +159,8 @@ def online(game: Game, bot: Callable[[], Bot]) -> Game:
             raise RulesError("bad_limit", "a timeout limit is at least 1")
         streak = state.streaks[seat] + 1
         # the bot's own random stream, drawn from the rules' stream: the audit draws it again
-        move = bot().choose(game.view(state.inner, seat), legal, Rng(str(rng.below(2**62)), 0, f"bot:{seat}"))
+        bot = bots(command.bot)
+        move = bot.choose(game.view(state.inner, seat), legal, Rng(str(rng.below(2**62)), 0, f"bot:{seat}"))
         events: list[Event] = [SeatTimedOut(seat=seat, streak=streak), *game.decide(state.inner, move, seat, rng)]
         if streak >= command.limit and seat not in state.taken:
             events.append(Conceded(seat=seat) if command.forfeit else TakenOver(seat=seat, reason="timeouts"))

@@ -8,6 +8,7 @@ from domain.mercenaries.commands import MercenariesCommand
 from domain.mercenaries.events import MercenariesEvent
 from domain.mercenaries.rules import begin, decide, legal
 from domain.mercenaries.scoring import result
+from domain.mercenaries.search import search_bot
 from domain.mercenaries.state import evolve, initial
 from domain.mercenaries.views import MercenariesView, event_view, hidden, view
 
@@ -22,6 +23,10 @@ GAME = Game(
         OptionSpec("ava_trash", ("losing_side", "lowest_overall"), "losing_side",
                    "Attack vs Attack trashes the losing side's lowest Sword (our reading), or the lowest Sword "
                    "of all participants, the winner's included (the text's 'the participating mercenary')"),
+        OptionSpec("sell_from", ("hand", "hand_or_field"), "hand",
+                   "the Morning's 'Sell 1 mercenary for its Contract value': a card from the hand (our reading: "
+                   "field mercenaries leave only through wages or as a Contract cost), or also one on the "
+                   "field (RULINGS.md, Selling)"),
     ),
     command_type=MercenariesCommand,
     event_type=MercenariesEvent,
@@ -35,5 +40,5 @@ GAME = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
-    bots={"greedy": GreedyBot},
+    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME)},
 )

@@ -45,7 +45,8 @@ def best_contract(view: MercenariesView, me: SideView, legal: Sequence[Command])
 def cheapest_sale(view: MercenariesView, legal: Sequence[Command]) -> Command | None:
     if len(view.hand) <= KEEP_IN_HAND:
         return None
-    sales = [c for c in legal if isinstance(c, SellMercenary)]
+    held = {c.card for c in view.hand}
+    sales = [c for c in legal if isinstance(c, SellMercenary) and c.card in held]  # never the field
     return min(sales, key=lambda c: rank_of(c.card).contract) if sales else None
 
 

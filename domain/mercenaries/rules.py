@@ -97,7 +97,9 @@ def sale_price(state: State, card: str) -> int:
 def check_sell(state: State, seat: int, c: SellMercenary) -> None:
     require_phase(state, MORNING)
     require(not state.sold, "already_sold", "one sale per turn")
-    require(c.card in state.players[seat].hand, "card_not_in_hand", f"{c.card} is not in your hand")
+    player = state.players[seat]
+    on_field = state.sell_from_field and c.card in field_cards(player)
+    require(c.card in player.hand or on_field, "card_not_in_hand", f"{c.card} is not in your hand")
 
 
 def apply_sell(step: Step, seat: int, c: SellMercenary, rng: Rng) -> None:
@@ -282,6 +284,8 @@ def morning_candidates(state: State, seat: int) -> Iterator[Command]:
         yield SellMercenary(card=card)
     for merc in player.field:
         yield SetPosition(card=merc.card, position=POSITIONS[1 - POSITIONS.index(merc.position)])
+        if state.sell_from_field:
+            yield SellMercenary(card=merc.card)
     yield GoAllIn()
     yield EndPhase()
 

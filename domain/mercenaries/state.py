@@ -62,6 +62,7 @@ class State(msgspec.Struct, frozen=True):
     players: tuple[Player, ...]
     treasury: int
     trash_lowest_overall: bool = False  # option ava_trash: Attack vs Attack trashes the lowest of all
+    sell_from_field: bool = False  # option sell_from: a field mercenary may be sold too
     number: int = 0  # the game of the match being played, from 1
     wins: tuple[int, ...] = (0, 0)
     active: int = 0
@@ -86,7 +87,8 @@ def fresh_player() -> Player:
 def initial(setup: Setup) -> State:
     players = tuple(fresh_player() for _ in range(setup.seats))
     return State(best_of=setup.options["best_of"], players=players, treasury=SETTINGS["treasury"],
-                 trash_lowest_overall=setup.options.get("ava_trash") == "lowest_overall")
+                 trash_lowest_overall=setup.options.get("ava_trash") == "lowest_overall",
+                 sell_from_field=setup.options.get("sell_from") == "hand_or_field")
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:
@@ -146,9 +148,11 @@ def _contracted(state: State, e: ev.Contracted) -> State:
 
 
 def _sold(state: State, e: ev.MercenarySold) -> State:
+    """From the hand, or (option ``sell_from``) from the field."""
     player = state.players[e.seat]
-    state = with_player(state, e.seat, hand=without(player.hand, {e.card}), trash=(*player.trash, e.card),
-                        gold=player.gold + e.price)
+    field = tuple(m for m in player.field if m.card != e.card)
+    state = with_player(state, e.seat, hand=without(player.hand, {e.card}), field=field,
+                        trash=(*player.trash, e.card), gold=player.gold + e.price)
     return replace(state, treasury=state.treasury - e.price, sold=True)
 
 

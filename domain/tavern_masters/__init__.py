@@ -5,9 +5,11 @@ from __future__ import annotations
 from domain.kernel import Game, OptionSpec
 from domain.tavern_masters.bot import GreedyBot
 from domain.tavern_masters.commands import TMCommand
-from domain.tavern_masters.events import TMEvent
+from domain.tavern_masters.content import CARD_LISTS
+from domain.tavern_masters.events import TMEvent, offer_from_rules_1
 from domain.tavern_masters.rules import begin, decide, legal
 from domain.tavern_masters.scoring import result
+from domain.tavern_masters.search import search_bot
 from domain.tavern_masters.state import CHALLENGE_ROUNDS, evolve, initial
 from domain.tavern_masters.views import TMView, event_view, hidden, view
 
@@ -42,6 +44,14 @@ GAME = Game(
         OptionSpec("round_cap", (10, 20, 0), 10,
                    "competitive: the last round, most Gold winning (ours: keeps bot tables finite); 0 plays on "
                    "as the rulebook does until a seat has 20 Gold (greedy bots always get there; random ones may not)"),
+        OptionSpec("draft", ("2018", "booklet"), "2018",
+                   "the opening draft of 4 cards: keep 3, the last card to the discard pile (the 2018 rules, which "
+                   "win where the two differ), or keep all 4, 'until they are handed their last card to keep' "
+                   "(the Kickstarter booklet); a single seat draws 4-3-2-1 either way (RULINGS.md 5)"),
+        OptionSpec("card_list", CARD_LISTS, CARD_LISTS[0],
+                   "our card list (the rulebooks print none): 2 (issue 21) makes every Challenge level winnable, "
+                   "each harder than the one before; 1, the first list, where Hammered and Wasted cannot be won, "
+                   "is kept so that its matches replay (seeds/tavern-masters/RULINGS.md 1a)"),
     ),
     command_type=TMCommand,
     event_type=TMEvent,
@@ -55,5 +65,7 @@ GAME = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
-    bots={"greedy": GreedyBot},
+    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME)},
+    rules_version=2,  # 2: open trading, offers written in steps (seeds/tavern-masters/RULINGS.md 22)
+    upcasters={(1, "Offer"): offer_from_rules_1},
 )

@@ -25,14 +25,14 @@ DEED_WORTH = {
 
 
 @cache
-def patron_sample(dirty_deeds: bool) -> tuple[str, ...]:
+def patron_sample(dirty_deeds: bool, card_list: int) -> tuple[str, ...]:
     """One instance of each Patron kind, weighted by copies, to measure how many a Tavern can seat."""
-    return deck_cards("patron", dirty_deeds)
+    return deck_cards("patron", dirty_deeds, card_list)
 
 
-def coverage(tavern: tuple[str, ...], dirty_deeds: bool) -> float:
+def coverage(tavern: tuple[str, ...], view: Any) -> float:
     """The share of the Patron deck this Tavern could seat."""
-    sample = patron_sample(dirty_deeds)
+    sample = patron_sample(view.dirty_deeds, view.card_list)
     return sum(wants_met(p, tavern) for p in sample) / len(sample)
 
 
@@ -42,6 +42,16 @@ def rounds_left(view: Any) -> int:
     return max(0, view.rounds - view.round)
 
 
+def own_income(card_id: str, tavern: tuple[str, ...], view: Any) -> float:
+    """A card's own income at a Till in this Tavern: with the Patrons in hand it can seat, plus what a
+    Night's deal is expected to add to it (an income for every Patron grows with the Patrons)."""
+    seated = (*tavern, *(c for c in view.hand if card(c).kind == "patron" and wants_met(c, tavern)))
+    now = card_income(card_id, seated)
+    sample = patron_sample(view.dirty_deeds, view.card_list)
+    more = sum(card_income(card_id, (*seated, p)) - now for p in sample if wants_met(p, tavern))
+    return now + PATRONS_A_NIGHT * more / len(sample)
+
+
 def card_gain(card_id: str, view: Any) -> float:
     """The Gold a Goods or Staff card should bring over the rounds left, before its price: Patrons
     from the deck it lets in, Patrons in hand it lets in, its own income, Patrons it keeps."""
@@ -49,8 +59,8 @@ def card_gain(card_id: str, view: Any) -> float:
     tavern = me.tavern
     more = (*tavern, card_id)
     nights = rounds_left(view) + (1 if view.phase in ("day", "draft", "mulligan") else 0)
-    seats = coverage(more, view.dirty_deeds) - coverage(tavern, view.dirty_deeds)
-    own = card_income(card_id, more)
+    seats = coverage(more, view) - coverage(tavern, view)
+    own = own_income(card_id, more, view)
     waiting = [c for c in view.hand if card(c).kind == "patron" and not wants_met(c, tavern)]
     let_in = sum(wants_met(c, more) for c in waiting) if nights else 0
     patrons = [c for c in (*tavern, *view.hand) if card(c).kind == "patron"]
@@ -90,8 +100,8 @@ def score(command: Command, view: Any) -> float:
             return 1.0 if command.cancel else 0.0
         case cmd.AnswerOffer():
             return answer_worth(command, view)
-        case cmd.OfferTrade():
-            return team_transfer(command, view)
+        case cmd.OpenOffer() | cmd.SetOfferGold() | cmd.MakeOffer() | cmd.WithdrawOffer() | cmd.AddToOffer():
+            return gift_worth(command, view)
         case cmd.DiscardCard():
             return -hand_worth(command.card, view)
     return 0.0  # Done, KeepHand
@@ -105,26 +115,42 @@ def final_golds(view: Any) -> list[int]:
     return [p.gold + till_income(p.tavern) for p in view.players]
 
 
-def team_transfer(command: cmd.OfferTrade, view: Any) -> float:
-    """Co-operative play, last Night: a seat sure of 20 Gold buys a card from a team-mate short of 20,
-    so that both end with 20 (a trade is the only way Gold moves between seats)."""
-    buying = command.take and not command.give
-    if view.mode != "cooperative" or view.phase != "night" or view.round < view.rounds or not buying:
-        return -5.0
-    final = final_golds(view)
-    mine, theirs = final[view.seat], final[command.to]
-    if theirs >= GOAL or mine - command.gold < GOAL:
-        return -5.0
-    return 3.0 + min(command.gold, GOAL - theirs) - 0.1 * command.gold
+def expected_gold(view: Any, seat: int) -> int:
+    """A seat's Gold after this round's Till, with the Gold of the open offers (written or sent)."""
+    coming = sum(o.gold for o in (*view.drafts, *view.offers) if o.to == seat)
+    going = sum(o.gold for o in (*view.drafts, *view.offers) if o.by == seat)
+    return final_golds(view)[seat] + coming - going
+
+
+def gift(view: Any, to: int) -> int:
+    """Co-operative play, last Night: the Gold this seat, sure of 20, can give a team-mate short of 20."""
+    if view.mode != "cooperative" or view.phase != "night" or view.round < view.rounds:
+        return 0
+    return max(0, min(expected_gold(view, view.seat) - GOAL, GOAL - expected_gold(view, to)))
+
+
+def gift_worth(command: Any, view: Any) -> float:
+    """Write and send Gold gifts to team-mates who would miss 20 (after playing its own Patrons);
+    withdraw an offer that no longer helps; never trade otherwise."""
+    if isinstance(command, cmd.OpenOffer):
+        return 4.0 if gift(view, command.to) > 0 else -5.0
+    draft = next((d for d in view.drafts if d.id == getattr(command, "offer", -1)), None)
+    if isinstance(command, cmd.SetOfferGold) and draft is not None:
+        return 4.0 if 0 < command.gold == gift(view, draft.to) else -5.0
+    if isinstance(command, cmd.MakeOffer) and draft is not None:
+        return 4.0 if draft.gold > 0 and not (draft.take_hand or draft.take_tavern) else -5.0
+    if isinstance(command, cmd.WithdrawOffer):
+        return -1.0 if draft is not None else -2.0  # a draft that no longer helps goes; a sent gift stands
+    return -5.0
 
 
 def answer_worth(command: cmd.AnswerOffer, view: Any) -> float:
-    """Decline in competitive play; in co-operative play take the Gold a team-mate offers."""
+    """Decline in competitive play; in co-operative play take what a team-mate gives for nothing."""
     if not command.accept:
         return 0.0
     offer = next(o for o in view.offers if o.id == command.offer)
-    paid = offer.take and not offer.give  # the offer buys a card of mine
-    return 1.0 if view.mode == "cooperative" and paid else -1.0
+    gift_to_me = offer.gold >= 0 and not (offer.take_hand or offer.take_tavern)
+    return 1.0 if view.mode == "cooperative" and gift_to_me else -1.0
 
 
 class GreedyBot:

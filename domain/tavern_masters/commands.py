@@ -32,14 +32,38 @@ class PlayPatron(Command, frozen=True):
     card: str
 
 
-class OfferTrade(Command, frozen=True):
-    """Offer seat ``to`` a trade: ``give`` a Goods or Staff from your hand for ``gold``, or ``take`` one
-    from their Tavern for ``gold``, or swap ``give`` for ``take`` (``gold`` 0). "" names no card."""
+class OpenOffer(Command, frozen=True):
+    """Begin writing a trade offer to seat ``to`` (one open offer per ordered pair of seats)."""
 
     to: int
-    give: str
-    take: str
+
+
+class AddToOffer(Command, frozen=True):
+    """Put a Goods or Staff card in the offer you are writing: one of yours (from your hand or your
+    Tavern) that you give, or one of theirs that you ask for (in their Tavern, or in their hand once
+    they have shown it to you in an offer)."""
+
+    offer: int
+    card: str
+
+
+class SetOfferGold(Command, frozen=True):
+    """The Gold of the offer you are writing, once: ``gold`` > 0 you pay it, < 0 they pay you."""
+
+    offer: int
     gold: int
+
+
+class MakeOffer(Command, frozen=True):
+    """Send the offer you have written: the other seat may now accept or decline it."""
+
+    offer: int
+
+
+class WithdrawOffer(Command, frozen=True):
+    """Take back an offer of yours, written or sent, before it is answered."""
+
+    offer: int
 
 
 class AnswerOffer(Command, frozen=True):
@@ -75,6 +99,6 @@ class Done(Command, frozen=True):
 
 
 TMCommand = (
-    PickCard | Mulligan | KeepHand | PlayCard | PlayPatron | OfferTrade | AnswerOffer | PlayDeed | AnswerDeed
-    | DiscardCard | Done
+    PickCard | Mulligan | KeepHand | PlayCard | PlayPatron | OpenOffer | AddToOffer | SetOfferGold | MakeOffer
+    | WithdrawOffer | AnswerOffer | PlayDeed | AnswerDeed | DiscardCard | Done
 )

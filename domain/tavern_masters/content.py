@@ -42,6 +42,7 @@ class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     deed: Effect | None = None  # a Dirty Deeds card's effect, or a Patron's Dirty Deed ability
     agent: str = ""  # the card type a Dirty Deeds card needs in your Tavern
     red_gem: bool = False  # used only with the Dirty Deeds expansion
+    lists: tuple[int, ...] = ()  # the card lists (match option ``card_list``) holding this card; () all of them
 
     @property
     def deck(self) -> str:
@@ -76,9 +77,18 @@ def is_card(instance_id: str) -> bool:
     return instance_id in instances()
 
 
+CARD_LISTS = (2, 1)  # the newest first: list 1 is kept so that matches created with it replay and audit
+
+
+def in_list(defn: CardDef, card_list: int) -> bool:
+    return not defn.lists or card_list in defn.lists
+
+
 @cache
-def deck_cards(deck: str, dirty_deeds: bool) -> tuple[str, ...]:
-    """The instance ids of one deck; Red Gem cards and the Dirty Deeds deck only with the expansion."""
+def deck_cards(deck: str, dirty_deeds: bool, card_list: int = CARD_LISTS[0]) -> tuple[str, ...]:
+    """The instance ids of one deck of a card list; Red Gem cards and the Dirty Deeds deck only with the
+    expansion."""
     if deck == "deed" and not dirty_deeds:
         return ()
-    return tuple(i for i, d in instances().items() if d.deck == deck and (dirty_deeds or not d.red_gem))
+    return tuple(i for i, d in instances().items()
+                 if d.deck == deck and (dirty_deeds or not d.red_gem) and in_list(d, card_list))

@@ -3,6 +3,8 @@ in views.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.kernel import Event
 
 
@@ -74,17 +76,51 @@ class SeatDone(Event, frozen=True):
     seat: int
 
 
-class Offer(Event, frozen=True):
-    """An open trade offer from ``by`` to ``to`` (also kept in the state): ``give``, a card from by's
-    hand, and/or ``take``, a card in to's Tavern; ``gold`` is paid by the seat receiving the card
-    (0 when a card is swapped for a card)."""
+class OfferOpened(Event, frozen=True):
+    """Seat ``by`` began writing trade offer ``id`` to seat ``to``."""
 
     id: int
     by: int
     to: int
-    give: str
-    take: str
+
+
+class OfferCardAdded(Event, frozen=True):
+    """A card put in offer ``offer`` (from ``by`` to ``to``): ``owner``'s card, in its ``zone`` (hand or
+    tavern) when added; given if ``owner`` is ``by``, asked for if it is ``to``."""
+
+    offer: int
+    by: int
+    to: int
+    card: str
+    owner: int
+    zone: str
+
+
+class OfferGoldSet(Event, frozen=True):
+    """The Gold of offer ``offer``: ``gold`` > 0 its writer pays it, < 0 the other seat does."""
+
+    offer: int
     gold: int
+
+
+class Offer(Event, frozen=True):
+    """Offer ``id`` sent from ``by`` to ``to``, now open for the answer (also kept in the state). Cards
+    by whose and where they were when put in: ``by`` gives ``give_hand`` and ``give_tavern``, ``to``
+    gives ``take_hand`` and ``take_tavern``; ``gold`` > 0 ``by`` pays it, < 0 ``to`` does. A card
+    from a hand shows as "" to the seats outside the trade."""
+
+    id: int
+    by: int
+    to: int
+    give_hand: tuple[str, ...] = ()
+    give_tavern: tuple[str, ...] = ()
+    take_hand: tuple[str, ...] = ()
+    take_tavern: tuple[str, ...] = ()
+    gold: int = 0
+
+
+class OfferWithdrawn(Event, frozen=True):
+    offer: int
 
 
 class OfferAnswered(Event, frozen=True):
@@ -135,6 +171,16 @@ class MatchEnded(Event, frozen=True):
 
 TMEvent = (
     MatchSetUp | Dealt | Reshuffled | Picked | DraftStep | MulliganChosen | CardMoved | RoundBegan | PhaseBegan
-    | CardPlayed | SeatDone | Offer | OfferAnswered | GoldChanged | IncomeCounted | TurnBegan | DeedDeclared
+    | CardPlayed | SeatDone | OfferOpened | OfferCardAdded | OfferGoldSet | Offer | OfferWithdrawn | OfferAnswered
+    | GoldChanged | IncomeCounted | TurnBegan | DeedDeclared
     | DeedAnswered | TieRound | MatchEnded
 )
+
+
+def offer_from_rules_1(event: dict[str, Any]) -> dict[str, Any]:
+    """Rules version 1 offers named one card of each side (``give`` from a hand, ``take`` from a
+    Tavern) and ``gold`` paid by whoever received a card and gave none; version 2 lists the cards by
+    zone and signs the Gold (> 0: the writer pays)."""
+    give, take, gold = event.pop("give"), event.pop("take"), event.pop("gold")
+    return {**event, "give_hand": [give] if give else [], "take_tavern": [take] if take else [],
+            "gold": gold if take and not give else -gold}

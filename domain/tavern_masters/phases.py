@@ -83,6 +83,7 @@ def legal_night(state: State, seat: int) -> list[Command]:
 def decide_done(state: State, seat: int) -> list:
     require(state.phase in ("day", "night"), "nothing_to_finish", "Done ends a Day, a Night or a Dirty Deeds turn")
     require(not state.players[seat].done, "already_done", "you are already done for this phase")
+    require(not any(d.by == seat for d in state.drafts), "offer_unsent", "send or withdraw the offer you are writing")
     return [ev.SeatDone(seat=seat)]
 
 

@@ -9,17 +9,21 @@ from domain.kernel import Command, Rng, RulesError, require
 from domain.tavern_masters import dirty_deeds, phases, setup, trading
 from domain.tavern_masters.builder import Builder
 from domain.tavern_masters.commands import (
+    AddToOffer,
     AnswerDeed,
     AnswerOffer,
     DiscardCard,
     Done,
     KeepHand,
+    MakeOffer,
     Mulligan,
-    OfferTrade,
+    OpenOffer,
     PickCard,
     PlayCard,
     PlayDeed,
     PlayPatron,
+    SetOfferGold,
+    WithdrawOffer,
 )
 from domain.tavern_masters.content import is_card
 from domain.tavern_masters.phases import count_till, phase_finished
@@ -72,13 +76,17 @@ SIMPLE: dict[type, Callable[[State, Command, int], list]] = {
     PlayCard: phases.decide_play,
     PlayPatron: phases.decide_patron,
     DiscardCard: phases.decide_discard,
-    OfferTrade: trading.decide_offer,
+    OpenOffer: trading.decide_open,
+    AddToOffer: trading.decide_add,
+    SetOfferGold: trading.decide_gold,
+    MakeOffer: trading.decide_make,
+    WithdrawOffer: trading.decide_withdraw,
     AnswerOffer: trading.decide_answer,
     Done: lambda state, command, seat: _done(state, seat),
 }
 
 
-CARD_FIELDS = {"card", "give", "take", "target_card", "own_card", "cancel"}
+CARD_FIELDS = {"card", "target_card", "own_card", "cancel"}
 
 
 def decide(state: State, command: Command, seat: int, rng: Rng) -> list:
@@ -113,7 +121,8 @@ def legal(state: State, seat: int) -> list[Command]:
     out = trading.legal_trading(state, seat)
     if not state.players[seat].done:
         own = phases.legal_day(state, seat) if phase == "day" else phases.legal_night(state, seat)
-        out = [*own, *out, Done()]
+        done = [] if trading.writing(state, seat) else [Done()]
+        out = [*own, *out, *done]
     return out
 
 

@@ -22,7 +22,8 @@ def solo_setup(state: State) -> bool:
 
 
 def begin(state: State, rng: Rng) -> list:
-    decks = {deck: tuple(rng.shuffle(deck_cards(deck, state.dirty_deeds))) for deck in ("tavern", "patron", "deed")}
+    decks = {deck: tuple(rng.shuffle(deck_cards(deck, state.dirty_deeds, state.card_list)))
+             for deck in ("tavern", "patron", "deed")}
     b = Builder(state)
     b.emit(ev.MatchSetUp(decks=decks, server=0), ev.PhaseBegan(phase="draft"))
     b.deal_all("tavern", DRAFT_PACKET, "packet", rng)
@@ -77,7 +78,8 @@ def settle_draft(b: Builder, rng: Rng) -> bool:
     state = b.state
     if not all(p.picked for p in state.players):
         return False
-    last = state.draft_step == DRAFT_PICKS - 1
+    picks = DRAFT_PICKS if solo_setup(state) else state.draft_keeps  # the booklet keeps the packet's last card
+    last = state.draft_step == picks - 1
     if solo_setup(state):
         _discard_packets(b)
         if last:

@@ -24,7 +24,6 @@ class Player(msgspec.Struct, frozen=True):
     picked: bool = False  # has kept a card at this draft step
     mulligan: str = ""  # "" undecided, "keep", "take"
     done: bool = False
-    offers_made: int = 0  # this round
 
 
 class State(msgspec.Struct, frozen=True):
@@ -34,6 +33,8 @@ class State(msgspec.Struct, frozen=True):
     dirty_deeds: bool
     players: tuple[Player, ...]
     round_cap: int = 10  # option: a competitive match ends after this round at the latest; 0: never
+    draft_keeps: int = 3  # option draft: cards kept from the opening packet of 4 (the 2018 rules 3, the booklet 4)
+    card_list: int = 1  # option: the card list the decks are built from (content.CARD_LISTS)
     decks: dict[str, tuple[str, ...]] = {}
     discards: dict[str, tuple[str, ...]] = {}
     removed: tuple[str, ...] = ()
@@ -41,8 +42,11 @@ class State(msgspec.Struct, frozen=True):
     round: int = 0
     server: int = 0
     draft_step: int = 0
-    offers: tuple[ev.Offer, ...] = ()
+    drafts: tuple[ev.Offer, ...] = ()  # offers being written (not yet sent)
+    offers: tuple[ev.Offer, ...] = ()  # offers sent, waiting for the answer
     next_offer: int = 0
+    opened: tuple[tuple[int, int], ...] = ()  # (by, to): the offers opened this phase, one per ordered pair
+    shown: tuple[tuple[str, int], ...] = ()  # (card, seat): a hand card shown to that seat in an offer
     turn: int = -1  # whose Dirty Deeds turn
     used: tuple[str, ...] = ()  # Patrons whose Dirty Deed ability was used this round, whoever owns them now
     pending: ev.DeedDeclared | None = None
@@ -60,6 +64,9 @@ def initial(setup: Setup) -> State:
         rounds=CHALLENGE_ROUNDS[options.get("challenge", "buzzed")],
         dirty_deeds=bool(options.get("dirty_deeds", False)),
         round_cap=int(options.get("round_cap", 10)),
+        draft_keeps=4 if options.get("draft") == "booklet" else 3,
+        # a match created before the option existed (its options lack it) played list 1
+        card_list=int(options.get("card_list", 1)),
         players=tuple(Player() for _ in range(setup.seats)),
     )
 
@@ -90,7 +97,10 @@ SEAT_ZONES = ("hand", "packet", "tavern")
 
 
 def move(state: State, card_id: str, owner: int, src: str, dest_owner: int, dest: str) -> State:
-    """One card from one zone to another: a seat's hand, packet or Tavern, its deck's discard, the box."""
+    """One card from one zone to another: a seat's hand, packet or Tavern, its deck's discard, the box.
+    A card leaving a hand is no longer known to the seats it was shown to."""
+    if src == "hand" and state.shown:
+        state = replace(state, shown=tuple(s for s in state.shown if s[0] != card_id))
     if src in SEAT_ZONES:
         state = set_player(state, owner, _take(state.players[owner], src, card_id))
     if dest in SEAT_ZONES:
@@ -129,13 +139,13 @@ def _draft_step(state: State, e: ev.DraftStep) -> State:
 
 
 def _round_began(state: State, e: ev.RoundBegan) -> State:
-    players = tuple(replace(p, seen=p.tavern, offers_made=0) for p in state.players)
+    players = tuple(replace(p, seen=p.tavern) for p in state.players)
     return replace(state, players=players, round=e.round, server=e.server, used=())
 
 
 def _phase_began(state: State, e: ev.PhaseBegan) -> State:
     state = all_players(state, done=False)
-    return replace(state, phase=e.phase, turn=-1)
+    return replace(state, phase=e.phase, turn=-1, opened=())
 
 
 def _card_played(state: State, e: ev.CardPlayed) -> State:
@@ -143,14 +153,51 @@ def _card_played(state: State, e: ev.CardPlayed) -> State:
     return with_player(state, e.seat, gold=state.players[e.seat].gold - e.paid)
 
 
+def _offer_opened(state: State, e: ev.OfferOpened) -> State:
+    return replace(state, drafts=(*state.drafts, ev.Offer(id=e.id, by=e.by, to=e.to)), next_offer=e.id + 1,
+                   opened=(*state.opened, (e.by, e.to)))
+
+
+def _edit_draft(state: State, offer_id: int, **changes: Any) -> State:
+    drafts = tuple(replace(d, **changes) if d.id == offer_id else d for d in state.drafts)
+    return replace(state, drafts=drafts)
+
+
+def _card_added(state: State, e: ev.OfferCardAdded) -> State:
+    draft = next(d for d in state.drafts if d.id == e.offer)
+    field = ("give_" if e.owner == e.by else "take_") + e.zone
+    state = _edit_draft(state, e.offer, **{field: (*getattr(draft, field), e.card)})
+    return _show(state, e.card, e.owner, (e.by, e.to)) if e.zone == "hand" else state
+
+
+def _show(state: State, card_id: str, owner: int, seats: tuple[int, int]) -> State:
+    """A hand card put in an offer is shown to the other seat of the trade."""
+    other = seats[1] if owner == seats[0] else seats[0]
+    if (card_id, other) in state.shown:
+        return state
+    return replace(state, shown=(*state.shown, (card_id, other)))
+
+
 def _offer(state: State, e: ev.Offer) -> State:
-    state = with_player(state, e.by, offers_made=state.players[e.by].offers_made + 1)
-    return replace(state, offers=(*state.offers, e), next_offer=e.id + 1)
+    """An offer sent: out of the drafts (a rules version 1 offer had none) into the open offers."""
+    state = replace(state, drafts=tuple(d for d in state.drafts if d.id != e.id),
+                    offers=(*state.offers, e), next_offer=max(state.next_offer, e.id + 1))
+    for card_id in e.give_hand:
+        state = _show(state, card_id, e.by, (e.by, e.to))
+    return state
 
 
-def payer(offer: ev.Offer) -> int:
-    """The seat that pays the Gold of an offer: the one that receives a card and gives none."""
-    return offer.by if offer.take else offer.to
+def _offer_withdrawn(state: State, e: ev.OfferWithdrawn) -> State:
+    return replace(state, drafts=tuple(d for d in state.drafts if d.id != e.offer),
+                   offers=tuple(o for o in state.offers if o.id != e.offer))
+
+
+def gives(offer: ev.Offer) -> tuple[str, ...]:
+    return (*offer.give_hand, *offer.give_tavern)
+
+
+def takes(offer: ev.Offer) -> tuple[str, ...]:
+    return (*offer.take_hand, *offer.take_tavern)
 
 
 def _hand_over(state: State, card_id: str, src: int, dest: int) -> State:
@@ -164,14 +211,12 @@ def _offer_answered(state: State, e: ev.OfferAnswered) -> State:
     state = replace(state, offers=tuple(o for o in state.offers if o.id != e.offer))
     if not e.accepted:
         return state
-    if offer.give:
-        state = _hand_over(state, offer.give, offer.by, offer.to)
-    if offer.take:
-        state = _hand_over(state, offer.take, offer.to, offer.by)
-    paying = payer(offer)
-    paid = offer.to if paying == offer.by else offer.by
-    state = with_player(state, paying, gold=state.players[paying].gold - offer.gold)
-    return with_player(state, paid, gold=state.players[paid].gold + offer.gold)
+    for card_id in gives(offer):
+        state = _hand_over(state, card_id, offer.by, offer.to)
+    for card_id in takes(offer):
+        state = _hand_over(state, card_id, offer.to, offer.by)
+    state = with_player(state, offer.by, gold=state.players[offer.by].gold - offer.gold)
+    return with_player(state, offer.to, gold=state.players[offer.to].gold + offer.gold)
 
 
 def _income(state: State, e: ev.IncomeCounted) -> State:
@@ -218,8 +263,16 @@ def evolve(state: State, e: Any) -> State:
             return _card_played(state, e)
         case ev.SeatDone():
             return with_player(state, e.seat, done=True)
+        case ev.OfferOpened():
+            return _offer_opened(state, e)
+        case ev.OfferCardAdded():
+            return _card_added(state, e)
+        case ev.OfferGoldSet():
+            return _edit_draft(state, e.offer, gold=e.gold)
         case ev.Offer():
             return _offer(state, e)
+        case ev.OfferWithdrawn():
+            return _offer_withdrawn(state, e)
         case ev.OfferAnswered():
             return _offer_answered(state, e)
         case ev.GoldChanged():

@@ -1,69 +1,140 @@
-"""Trading between seats during the Day and the Night: an offer, then the other seat's answer.
+"""Trading between seats during the Day and the Night (seeds/tavern-masters/RULINGS.md 22-27).
 
-Ruling (to keep every seat's list of commands finite and short): a trade moves Tavern cards (Goods
-or Staff) and Gold between two seats, in one of three shapes: sell a card from your hand for 1 to 3
-Gold, buy a card in play in the other seat's Tavern for 1 to 3 Gold, or swap a card from your hand
-for a card in their Tavern. A hand is hidden, so it cannot be asked for. Each seat makes at most one
-offer a round, by Day or by Night. Acceptance checks the offer again: each card must still belong
-to its seat (a card played meanwhile goes to the receiver's Tavern) and the payer must still have
-the Gold.
+The 2018 rules: "players may offer to trade Tavern cards with one another. Only Tavern cards or
+Gold may be traded". A trade here is any mix of Goods and Staff cards (from a hand or a Tavern, on
+either side) and any Gold either way up to the payer's purse. So that every seat's list of legal
+commands stays complete, finite and short, an offer is written in steps: open it to a seat, put
+cards in one at a time, set the Gold once, then send it (or withdraw it). The other seat accepts
+or declines a sent offer. Each seat opens at most one offer to each other seat a phase (so at most
+one is open per ordered pair at a time, and a table of random players ends its phases).
+
+A hand is hidden: a seat may ask for a card in another seat's hand only once that seat has shown
+it, by putting it in an offer between the two. In competitive play a trade moves something each
+way; in co-operative play a gift (Gold or cards one way) is a trade too, the team's Gold being what
+wins. Acceptance checks the offer again: each card must still be its seat's (a hand card played
+meanwhile goes to the receiver's Tavern) and the payer must still have the Gold.
 """
 
 from __future__ import annotations
 
 from domain.kernel import Command, require
 from domain.tavern_masters import events as ev
-from domain.tavern_masters.commands import AnswerOffer, OfferTrade
+from domain.tavern_masters.commands import (
+    AddToOffer,
+    AnswerOffer,
+    MakeOffer,
+    OpenOffer,
+    SetOfferGold,
+    WithdrawOffer,
+)
 from domain.tavern_masters.effects import is_tavern_card
-from domain.tavern_masters.state import State, payer
-
-MAX_GOLD = 3
-OFFERS_PER_ROUND = 1
+from domain.tavern_masters.state import State, gives, takes
 
 
-def may_offer(state: State, seat: int) -> bool:
+def may_trade(state: State, seat: int) -> bool:
+    return state.phase in ("day", "night") and state.seats > 1 and not state.players[seat].done
+
+
+def _pair_used(state: State, by: int, to: int) -> bool:
+    return (by, to) in state.opened
+
+
+def _zone(state: State, seat: int, card_id: str) -> str:
     player = state.players[seat]
-    return (
-        state.phase in ("day", "night")
-        and state.seats > 1
-        and not player.done
-        and player.offers_made < OFFERS_PER_ROUND
-    )
+    return "hand" if card_id in player.hand else "tavern" if card_id in player.tavern else ""
 
 
-def owns(state: State, seat: int, card_id: str) -> bool:
-    player = state.players[seat]
-    return card_id in player.hand or card_id in player.tavern
+def knows(state: State, seat: int, owner: int, card_id: str) -> bool:
+    """May ``seat`` name ``owner``'s card? Its own, any in a Tavern, a hand card only once shown."""
+    zone = _zone(state, owner, card_id)
+    return bool(zone) and (seat == owner or zone == "tavern" or (card_id, seat) in state.shown)
 
 
-def decide_offer(state: State, command: OfferTrade, seat: int) -> list:
-    require(state.phase in ("day", "night"), "no_trading_now", "trades are made in the Day and the Night")
-    require(state.seats > 1 and 0 <= command.to < state.seats and command.to != seat, "bad_trade_partner",
-            "offer a trade to another seat")
-    require(not state.players[seat].done, "already_done", "you are done for this phase")
-    require(may_offer(state, seat), "offer_limit", "one offer a round")
-    require(command.give or command.take, "bad_offer", "a trade names a card of yours, of theirs, or both")
-    swap = bool(command.give and command.take)
-    require(command.gold == 0 if swap else 1 <= command.gold <= MAX_GOLD, "bad_gold",
-            f"a card is traded for 1 to {MAX_GOLD} Gold, or for a card and no Gold")
-    for item in (command.give, command.take):
-        require(not item or is_tavern_card(item), "not_tradeable", "only Goods and Staff (and Gold) are traded")
-    require(not command.give or command.give in state.players[seat].hand, "card_not_in_hand",
-            "you offer a card from your hand")
-    require(not command.take or command.take in state.players[command.to].tavern, "card_not_in_their_tavern",
-            "you may ask for a card in their Tavern")
-    offer = ev.Offer(id=state.next_offer, by=seat, to=command.to, give=command.give, take=command.take,
-                     gold=command.gold)
-    require(state.players[payer(offer)].gold >= command.gold, "cannot_afford", "the buyer lacks the Gold")
-    return [offer]
+def _draft(state: State, offer_id: int, seat: int) -> ev.Offer:
+    draft = next((d for d in state.drafts if d.id == offer_id), None)
+    require(draft is not None, "no_such_offer", "there is no such offer being written")
+    assert draft is not None
+    require(draft.by == seat, "not_your_offer", "that offer is not yours")
+    require(may_trade(state, seat), "no_trading_now", "trades are made in the Day and the Night, before Done")
+    return draft
+
+
+def _addable(state: State, draft: ev.Offer) -> list[tuple[str, int, str]]:
+    """(card, owner, zone) that the writer of ``draft`` may still put in it: a Goods or Staff of either
+    seat that the writer may name (``knows``), not yet in it."""
+    named = {*gives(draft), *takes(draft)}
+    out = []
+    for owner in (draft.by, draft.to):
+        player = state.players[owner]
+        hand = player.hand if owner == draft.by else [c for c in player.hand if (c, draft.by) in state.shown]
+        for zone, cards in (("hand", hand), ("tavern", player.tavern)):
+            out += [(c, owner, zone) for c in cards if c not in named and is_tavern_card(c)]
+    return out
 
 
 def still_valid(state: State, offer: ev.Offer) -> bool:
+    """Every card still its seat's, and the payer still has the Gold."""
+    payer, price = (offer.by, offer.gold) if offer.gold >= 0 else (offer.to, -offer.gold)
     return (
-        (not offer.give or owns(state, offer.by, offer.give))
-        and (not offer.take or owns(state, offer.to, offer.take))
-        and state.players[payer(offer)].gold >= offer.gold
+        all(_zone(state, offer.by, c) for c in gives(offer))
+        and all(_zone(state, offer.to, c) for c in takes(offer))
+        and state.players[payer].gold >= price
     )
+
+
+def _sendable(state: State, draft: ev.Offer) -> bool:
+    """Something moves each way (competitive), or at all (co-operative: a gift); and it still holds."""
+    given = bool(gives(draft)) or draft.gold > 0
+    taken = bool(takes(draft)) or draft.gold < 0
+    enough = given or taken if state.mode == "cooperative" else given and taken
+    return enough and still_valid(state, draft)
+
+
+def decide_open(state: State, command: OpenOffer, seat: int) -> list:
+    require(may_trade(state, seat), "no_trading_now", "trades are made in the Day and the Night, before Done")
+    require(0 <= command.to < state.seats and command.to != seat, "bad_trade_partner", "offer a trade to another seat")
+    require(not _pair_used(state, seat, command.to), "offer_limit", "one offer to each seat a phase")
+    return [ev.OfferOpened(id=state.next_offer, by=seat, to=command.to)]
+
+
+def decide_add(state: State, command: AddToOffer, seat: int) -> list:
+    draft = _draft(state, command.offer, seat)
+    require(is_tavern_card(command.card), "not_tradeable", "only Goods and Staff (and Gold) are traded")
+    require(command.card not in (*gives(draft), *takes(draft)), "card_in_offer", "that card is in the offer already")
+    owner = next((o for o in (draft.by, draft.to) if knows(state, seat, o, command.card)), -1)
+    require(owner >= 0, "card_not_tradeable_here",
+            "put in a card of yours, one in their Tavern, or one they have shown you")
+    zone = _zone(state, owner, command.card)
+    return [ev.OfferCardAdded(offer=draft.id, by=seat, to=draft.to, card=command.card, owner=owner, zone=zone)]
+
+
+def _gold_range(state: State, draft: ev.Offer) -> range:
+    return range(-state.players[draft.to].gold, state.players[draft.by].gold + 1)
+
+
+def decide_gold(state: State, command: SetOfferGold, seat: int) -> list:
+    draft = _draft(state, command.offer, seat)
+    require(draft.gold == 0, "gold_already_set", "the Gold of an offer is set once")
+    require(command.gold != 0 and command.gold in _gold_range(state, draft), "bad_gold",
+            "up to your Gold that you pay (> 0), or up to theirs that they pay (< 0)")
+    return [ev.OfferGoldSet(offer=draft.id, gold=command.gold)]
+
+
+def decide_make(state: State, command: MakeOffer, seat: int) -> list:
+    draft = _draft(state, command.offer, seat)
+    require(_sendable(state, draft), "bad_offer",
+            "an offer moves something each way (in co-operative play, anything), and every card and Gold in it "
+            "must still be there")
+    return [draft]
+
+
+def decide_withdraw(state: State, command: WithdrawOffer, seat: int) -> list:
+    offer = next((o for o in (*state.drafts, *state.offers) if o.id == command.offer), None)
+    require(offer is not None, "no_such_offer", "there is no such open offer")
+    assert offer is not None
+    require(offer.by == seat, "not_your_offer", "that offer is not yours")
+    require(not state.players[seat].done, "already_done", "you are done for this phase")
+    return [ev.OfferWithdrawn(offer=offer.id)]
 
 
 def decide_answer(state: State, command: AnswerOffer, seat: int) -> list:
@@ -76,6 +147,10 @@ def decide_answer(state: State, command: AnswerOffer, seat: int) -> list:
     return [ev.OfferAnswered(offer=offer.id, accepted=command.accept)]
 
 
+def writing(state: State, seat: int) -> bool:
+    return any(d.by == seat for d in state.drafts)
+
+
 def legal_trading(state: State, seat: int) -> list[Command]:
     out: list[Command] = []
     for offer in state.offers:
@@ -83,17 +158,15 @@ def legal_trading(state: State, seat: int) -> list[Command]:
             if still_valid(state, offer):
                 out.append(AnswerOffer(offer=offer.id, accept=True))
             out.append(AnswerOffer(offer=offer.id, accept=False))
-    if not may_offer(state, seat):
+    if not may_trade(state, seat):
         return out
-    me = state.players[seat]
-    mine = [c for c in me.hand if is_tavern_card(c)]
-    golds = range(1, MAX_GOLD + 1)
-    for other in range(state.seats):
-        if other == seat:
-            continue
-        them = state.players[other]
-        theirs = [c for c in them.tavern if is_tavern_card(c)]
-        out += [OfferTrade(to=other, give=c, take="", gold=g) for c in mine for g in golds if g <= them.gold]
-        out += [OfferTrade(to=other, give="", take=c, gold=g) for c in theirs for g in golds if g <= me.gold]
-        out += [OfferTrade(to=other, give=c, take=t, gold=0) for c in mine for t in theirs]
+    for draft in state.drafts:
+        if draft.by == seat:
+            out += [AddToOffer(offer=draft.id, card=c) for c, _, _ in _addable(state, draft)]
+            if draft.gold == 0:
+                out += [SetOfferGold(offer=draft.id, gold=g) for g in _gold_range(state, draft) if g]
+            if _sendable(state, draft):
+                out.append(MakeOffer(offer=draft.id))
+    out += [WithdrawOffer(offer=o.id) for o in (*state.drafts, *state.offers) if o.by == seat]
+    out += [OpenOffer(to=to) for to in range(state.seats) if to != seat and not _pair_used(state, seat, to)]
     return out

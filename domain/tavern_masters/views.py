@@ -30,6 +30,7 @@ class TMView(msgspec.Struct, frozen=True):
     target_gold: int  # the Gold to reach: every seat (co-operative), the seat (solo), the first seat (competitive)
     outcome: str  # "" while running; table_won | table_lost (co-operative), won | lost (solo), winners (competitive)
     dirty_deeds: bool
+    card_list: int  # the card list the decks were built from (option card_list)
     phase: str
     round: int
     server: int
@@ -42,7 +43,10 @@ class TMView(msgspec.Struct, frozen=True):
     discard_counts: dict[str, int]
     discard_tops: dict[str, str]  # the face-up top card of each discard pile ("" when empty)
     removed: tuple[str, ...]
-    offers: tuple[ev.Offer, ...]
+    drafts: tuple[ev.Offer, ...]  # trade offers being written (hand cards shown only to the two seats)
+    offers: tuple[ev.Offer, ...]  # trade offers sent, waiting for the answer
+    opened: tuple[tuple[int, int], ...]  # (by, to): the offers opened this phase, one per ordered pair
+    shown: tuple[tuple[str, int], ...]  # (card, owner): other seats' hand cards a trade has shown this seat
     pending: ev.DeedDeclared | None
     used: tuple[str, ...]  # Patron abilities used this round
     tie_rounds: int
@@ -51,10 +55,25 @@ class TMView(msgspec.Struct, frozen=True):
 
 
 def _offer_for(offer: ev.Offer, seat: int | None) -> ev.Offer:
-    """A card offered from a hand is shown to the two seats of the trade only."""
-    if offer.give and seat not in (offer.by, offer.to):
-        return replace(offer, give="")
-    return offer
+    """A card offered from a hand is shown to the two seats of the trade only: the others see "" for it."""
+    if seat in (offer.by, offer.to) or not (offer.give_hand or offer.take_hand):
+        return offer
+    return replace(offer, give_hand=("",) * len(offer.give_hand), take_hand=("",) * len(offer.take_hand))
+
+
+def _offer_seen(offer: ev.Offer, secret: set[str]) -> ev.Offer:
+    """An offer in a view: a hand card in it that this seat may not know now shows as "" (it is in a
+    hand outside the trade, or it left the hand it was shown in)."""
+    if not any(c in secret for c in (*offer.give_hand, *offer.take_hand)):
+        return offer
+    return replace(offer, give_hand=tuple("" if c in secret else c for c in offer.give_hand),
+                   take_hand=tuple("" if c in secret else c for c in offer.take_hand))
+
+
+def _card_added_for(event: ev.OfferCardAdded, seat: int | None) -> ev.OfferCardAdded:
+    if event.zone == "hand" and seat not in (event.by, event.to):
+        return replace(event, card="")
+    return event
 
 
 CHALLENGES = {rounds: name for name, rounds in CHALLENGE_ROUNDS.items()}
@@ -72,11 +91,13 @@ def outcome(state: State) -> str:
 
 def view(state: State, seat: int | None) -> TMView:
     me = state.players[seat] if seat is not None else None
+    trades = (state.drafts, state.offers)
+    secret = hidden(state, seat) if any(o.give_hand or o.take_hand for ts in trades for o in ts) else set()
     competitive = state.mode == "competitive"
     return TMView(
         seat=seat, mode=state.mode, rounds=state.round_cap if competitive else state.rounds,
         challenge="" if competitive else CHALLENGES[state.rounds], target_gold=GOAL, outcome=outcome(state),
-        dirty_deeds=state.dirty_deeds, phase=state.phase,
+        dirty_deeds=state.dirty_deeds, card_list=state.card_list, phase=state.phase,
         round=state.round, server=state.server, turn=state.turn, to_act=to_act(state),
         players=tuple(SeatView(gold=p.gold, tavern=p.tavern, hand_count=len(p.hand), done=p.done)
                       for p in state.players),
@@ -84,18 +105,23 @@ def view(state: State, seat: int | None) -> TMView:
         deck_counts={k: len(v) for k, v in state.decks.items()},
         discard_counts={k: len(v) for k, v in state.discards.items()},
         discard_tops={k: v[-1] if v else "" for k, v in state.discards.items()}, removed=state.removed,
-        offers=tuple(_offer_for(o, seat) for o in state.offers), pending=state.pending, used=state.used,
+        drafts=tuple(_offer_seen(o, secret) for o in state.drafts),
+        offers=tuple(_offer_seen(o, secret) for o in state.offers), opened=state.opened, pending=state.pending,
+        shown=tuple((c, owner) for c, to in state.shown if to == seat
+                    for owner, p in enumerate(state.players) if c in p.hand),
+        used=state.used,
         tie_rounds=state.tie_rounds, last_income=state.last_income, winners=state.winners,
     )
 
 
 def hidden(state: State, seat: int | None) -> set[str]:
-    """Deck contents, and the other seats' hands and draft packets (less a hand card offered to this seat)."""
+    """Deck contents, and the other seats' hands and draft packets, less the hand cards shown to this
+    seat in an offer (``state.shown``: until they leave that hand)."""
     out = {c for deck in state.decks.values() for c in deck}
     for other, player in enumerate(state.players):
         if other != seat:
             out.update(player.hand, player.packet)
-    out.difference_update(o.give for o in state.offers if seat in (o.by, o.to))
+    out.difference_update(c for c, to in state.shown if to == seat)
     return out
 
 
@@ -129,10 +155,11 @@ event_view = AllowList({
     ev.Picked: _own_pick_only,
     ev.CardMoved: _move_shown,
     ev.Offer: _offer_for,
+    ev.OfferCardAdded: _card_added_for,
     **dict.fromkeys(
         (ev.DraftStep, ev.MulliganChosen, ev.RoundBegan, ev.PhaseBegan, ev.CardPlayed, ev.SeatDone,
-         ev.OfferAnswered, ev.GoldChanged, ev.IncomeCounted, ev.TurnBegan, ev.DeedDeclared, ev.DeedAnswered,
-         ev.TieRound, ev.MatchEnded),
+         ev.OfferOpened, ev.OfferGoldSet, ev.OfferWithdrawn, ev.OfferAnswered, ev.GoldChanged, ev.IncomeCounted,
+         ev.TurnBegan, ev.DeedDeclared, ev.DeedAnswered, ev.TieRound, ev.MatchEnded),
         to_everyone,
     ),
 })

@@ -16,6 +16,7 @@ from domain.taverna.commands import TavernaCommand
 from domain.taverna.events import TavernaEvent, passed_to_answered
 from domain.taverna.rules import begin, decide, legal
 from domain.taverna.scoring import result
+from domain.taverna.search import search_bot
 from domain.taverna.state import evolve, initial
 from domain.taverna.views import TavernaView, event_view, hidden, view
 
@@ -39,6 +40,16 @@ GAME = Game(
         OptionSpec("repeat_privilege_right", (False, True), False,
                    "allow the two-privilege dignitary activation more than once a turn, two tokens each time "
                    "(by default once, reading 'activate one more dignitary' as one)"),
+        OptionSpec("off_turn_favours", (True, False), True,
+                   "royal favours 'at any time during any turn': at each step of another seat's turn (card "
+                   "picked, customer placed, turn ending) every seat holding a favour it could use is asked at "
+                   "once (guild token, level, move a customer); off: favours on one's own turn only (rules "
+                   "version 2, ruling 22)"),
+        OptionSpec("notary_second_deed", (False, True), False,
+                   "the Notary may buy a deed in a tavern where the buyer holds one already, reading 'a single "
+                   "player can only have one property deed in each tavern' as part of the setup's deed rounds, "
+                   "where the rulebook prints it (by default it holds all game long, RULINGS.md 16; an owner is paid "
+                   "once)"),
     ),
     command_type=TavernaCommand,
     event_type=TavernaEvent,
@@ -52,7 +63,9 @@ GAME = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
-    bots={"greedy": GreedyBot},
-    rules_version=2,  # 2: sealed instant-spell prompts (seeds/taverna/RULINGS.md 19)
+    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME)},
+    # 2: sealed instant-spell prompts (seeds/taverna/RULINGS.md 19); 3: favour windows in other seats'
+    # turns (ruling 22), which a match recorded earlier (its options lack ``off_turn_favours``) never opens
+    rules_version=3,
     upcasters={(1, "Passed"): passed_to_answered},
 )

@@ -16,8 +16,8 @@ def symbols(state: State, tavern: str) -> set[str]:
 
 
 def owners(state: State, tavern: str) -> list[int]:
-    """Each distinct owner once (a player holds at most one deed per tavern)."""
-    return [seat for seat in state.taverns[tavern].deeds if seat >= 0]
+    """Each distinct owner once (with option ``notary_second_deed`` a player may hold two deeds there)."""
+    return list(dict.fromkeys(seat for seat in state.taverns[tavern].deeds if seat >= 0))
 
 
 def deeds_held(state: State, seat: int) -> int:

@@ -30,7 +30,7 @@ def via(state: State, seat: int, dignitary: str) -> str:
     """The right an activation uses: the tavern right when it covers this dignitary, else privileges;
     "" when neither does. Using the narrower right first never loses an option."""
     turn = state.turn
-    if turn is None or turn.seat != seat or turn.step == "pick" or turn.responders or dignitary in turn.dignitaries:
+    if turn is None or turn.seat != seat or turn.responders or dignitary in turn.dignitaries:
         return ""
     # the tavern right follows the placement; two privileges work "at any time during your turn"
     placed = turn.step == "act"
@@ -48,11 +48,12 @@ def via(state: State, seat: int, dignitary: str) -> str:
 
 def notary_cost(state: State, seat: int, tavern: str, space: int) -> int | None:
     """The price of an unowned deed, or price + 3 for an opponent's (never their last one on the
-    board); None when the space cannot be bought: you hold a deed in that tavern already."""
+    board); None when the space cannot be bought: yours, or you hold a deed in that tavern already
+    (unless the option ``notary_second_deed`` reads "one property deed in each tavern" as setup's)."""
     deeds = state.taverns[tavern].deeds
-    if seat in deeds:
-        return None
     owner, price = deeds[space], defs(state)[tavern].deeds[space].price
+    if owner == seat or (seat in deeds and not state.notary_second_deed):
+        return None
     if owner < 0:
         return price
     if deeds_held(state, owner) <= 1:
@@ -113,7 +114,6 @@ def legal_activations(state: State, seat: int) -> list[ActivateDignitary]:
 def activate(state: State, command: ActivateDignitary, seat: int) -> list:
     turn = state.turn
     require(command.dignitary in DIGNITARIES, "no_such_dignitary", f"no dignitary {command.dignitary!r}")
-    require(turn is not None and turn.step in ("place", "act"), "wrong_step", "pick your customer first")
     assert turn is not None
     require(command.dignitary not in turn.dignitaries, "dignitary_used", "not the same dignitary twice a turn")
     right = via(state, seat, command.dignitary)

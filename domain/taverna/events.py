@@ -175,6 +175,21 @@ class Responders(Event, frozen=True):
     seats: tuple[int, ...]
 
 
+class FavourWindow(Event, frozen=True):
+    """Royal favours during another seat's turn: at this moment of the turn (``picked``, ``placed``,
+    ``ending``) the other seats that could use a favour now are asked at once (favours are face up, so
+    being asked tells nothing); fewer seats as they pass or run out; empty: the window is closed."""
+
+    moment: str
+    seats: tuple[int, ...]
+
+
+class WindowPassed(Event, frozen=True):
+    """A seat asked in a favour window uses no (more) favours there."""
+
+    seat: int
+
+
 class Answered(Event, frozen=True):
     """A sealed answer to a prompt, seen by its seat alone: the spell to cast, or none (a pass)."""
 
@@ -225,8 +240,8 @@ TavernaEvent = (
     Shuffled | DignitariesPlaced | FavoursRevealed | CustomersRevealed | SpellDrawn | CurseDrawn | PeopleChosen
     | DeedRoundsBegan | DeedBought | DeedPassed | CustomerPicked | CardChanged | CustomerPlaced | CustomerMoved
     | LevelGained | Gained | PrivilegeClaimed | GuildPlaced | FavourTaken | FavourUsed | DignitaryActivated
-    | DignitaryMoved | SpellCast | SpellSold | ExtraSpell | Responders | Answered | AutoPassSet | TurnEnded | Exchanged
-    | RoyalOrder | ScoringChosen | PeopleScored | GameOver
+    | DignitaryMoved | SpellCast | SpellSold | ExtraSpell | Responders | FavourWindow | WindowPassed | Answered
+    | AutoPassSet | TurnEnded | Exchanged | RoyalOrder | ScoringChosen | PeopleScored | GameOver
 )
 
 

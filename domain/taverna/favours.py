@@ -1,6 +1,7 @@
-"""Royal favours: one-shot tiles used on your own turn. Those that change the played card
-(change or add a guild symbol, take a tile of another people) are used between picking and placing;
-the others after placing."""
+"""Royal favours: one-shot tiles. On your own turn those that change the played card (change or add a
+guild symbol, take a tile of another people) are used between picking and placing, the others at any
+step; during other seats' turns (option ``off_turn_favours``, windows.py) those that
+need no card of your own."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from domain.taverna.state import Ctx, State
 from domain.taverna.tracks import can_rise, gain_level
 
 CARD_KINDS = ("change_guild", "add_guild", "other_people")
+# Usable during another seat's turn: the others act on "the customer card you play" or "this turn's" spells.
+OFF_TURN_KINDS = ("guild_token", "level", "move_customer")
 GUILD_TOKEN_POINTS = 3
 MOVE_INCOME = 2
 
@@ -65,23 +68,48 @@ def _moves(state: State, favour: str) -> list[UseFavour]:
 
 
 def usable(state: State, seat: int) -> list[str]:
-    """The seat's unused favours that fit the current step of its own turn, of a kind not yet used
-    this turn (the rulebook allows "one or more different" tiles): before placing any of them ("at any
-    time", so a guild token can make a Feast), after placing those that do not change the played card."""
+    """The seat's unused favours that fit now, of a kind it has not used this turn (the rulebook allows
+    "one or more different" tiles). On its own turn, at any step ("at any time") those that need no
+    card, and between picking and placing those that change the played card (a guild token before
+    placing can make a Feast).
+    During another seat's turn, when a favour window asks it: those that need no card of its own."""
     turn = state.turn
-    if state.phase != "turns" or turn is None or turn.seat != seat or turn.responders or turn.step == "pick":
+    if state.phase != "turns" or turn is None or turn.responders:
         return []
-    placed = turn.step == "act"
+    if turn.window_seats:
+        if seat not in turn.window_seats:
+            return []
+        return [f for f in state.players[seat].favours
+                if FAVOURS[f].kind in OFF_TURN_KINDS and not kind_used(state, f, seat)]
+    if turn.seat != seat:
+        return []
+    card_in_play = turn.step == "place"  # picked, not yet placed
     return [
         f for f in state.players[seat].favours
-        if not (placed and FAVOURS[f].kind in CARD_KINDS) and not kind_used(state, f)
+        if (card_in_play or FAVOURS[f].kind not in CARD_KINDS) and not kind_used(state, f, seat)
     ]
 
 
-def kind_used(state: State, favour: str) -> bool:
-    """A tile of this kind was used this turn already, and the match allows one of each kind."""
-    assert state.turn is not None
-    return not state.repeat_favour_kinds and FAVOURS[favour].kind in state.turn.favours
+def kind_used(state: State, favour: str, seat: int) -> bool:
+    """The seat used a tile of this kind this turn already, and the match allows one of each kind."""
+    turn = state.turn
+    assert turn is not None
+    if state.repeat_favour_kinds:
+        return False
+    kind = FAVOURS[favour].kind
+    return kind in turn.favours if seat == turn.seat else (seat, kind) in turn.off_turn_favours
+
+
+def legal_off_turn(state: State, seat: int) -> list[UseFavour]:
+    """What the seat could use during another seat's turn now (with the option ``off_turn_favours``)."""
+    turn = state.turn
+    if not state.off_turn_favours or turn is None or seat == turn.seat:
+        return []
+    return [
+        o for f in state.players[seat].favours
+        if FAVOURS[f].kind in OFF_TURN_KINDS and not kind_used(state, f, seat)
+        for o in _options(state, seat, f)
+    ]
 
 
 def legal_favours(state: State, seat: int) -> list[UseFavour]:
@@ -102,7 +130,7 @@ def use(state: State, command: UseFavour, seat: int) -> list:
     player = state.players[seat]
     require(command.favour in player.favours, "favour_not_held", "you hold no such unused favour")
     assert state.turn is not None
-    require(not kind_used(state, command.favour), "favour_kind_used", "one favour of a kind a turn")
+    require(not kind_used(state, command.favour, seat), "favour_kind_used", "one favour of a kind a turn")
     require(command.favour in usable(state, seat), "wrong_step", "that favour is used at another step of the turn")
     kind = FAVOURS[command.favour].kind
     if kind == "move_customer":  # any free table is fine: the listed ones stand for their colour

@@ -11,7 +11,7 @@ from typing import Any
 
 from domain.kernel import Command, RulesError, Seat, require
 from domain.kernel.rng import Rng
-from domain.taverna import customers, deck, dignitaries, favours, scoring, spells
+from domain.taverna import customers, deck, dignitaries, favours, scoring, spells, windows
 from domain.taverna import events as ev
 from domain.taverna.board import defs
 from domain.taverna.commands import (
@@ -137,6 +137,7 @@ def _turn(state: State, seat: Seat, step: str, *or_steps: str) -> Turn:
     assert turn is not None
     require(turn.seat == seat, "not_your_turn", "another seat plays now")
     require(not turn.responders, "awaiting_responses", "opponents may answer with a spell first")
+    require(not turn.window_seats, "awaiting_favours", "other seats may use royal favours first")
     require(turn.step in (step, *or_steps), "wrong_step", f"this comes at the {step} step of the turn")
     return turn
 
@@ -152,20 +153,24 @@ def _place(state: State, command: PlaceCustomer, seat: Seat) -> list:
 
 
 def _activate(state: State, command: ActivateDignitary, seat: Seat) -> list:
-    _turn(state, seat, "place", "act")
+    _turn(state, seat, "pick", "place", "act")  # two privileges: "at any time during your turn"
     return dignitaries.activate(state, command, seat)
 
 
 def _sell(state: State, command: SellSpell, seat: Seat) -> list:
-    _turn(state, seat, "act")
+    _turn(state, seat, "pick", "place", "act")  # "at any time during your turn"
     return spells.sell(state, command, seat)
 
 
 def _favour(state: State, command: UseFavour, seat: Seat) -> list:
     require(state.phase == "turns" and state.turn is not None, "wrong_phase", "not during the turns")
-    assert state.turn is not None
-    require(state.turn.seat == seat, "not_your_turn", "royal favours are used on your own turn")
-    require(not state.turn.responders, "awaiting_responses", "opponents may answer with a spell first")
+    turn = state.turn
+    assert turn is not None
+    require(turn.seat == seat or seat in turn.window_seats, "not_your_turn",
+            "royal favours are used on your own turn, or in another's when a favour window asks you")
+    require(not turn.responders, "awaiting_responses", "opponents may answer with a spell first")
+    require(seat in turn.window_seats or not turn.window_seats, "awaiting_favours",
+            "other seats may use royal favours first")
     return favours.use(state, command, seat)
 
 
@@ -177,6 +182,8 @@ def _cast(state: State, command: CastSpell, seat: Seat) -> list:
 
 
 def _pass(state: State, command: Pass, seat: Seat) -> list:
+    if state.turn is not None and seat in state.turn.window_seats:
+        return windows.pass_window(state, seat, command.always)
     return spells.answer(state, seat, None, always=command.always)
 
 
@@ -188,12 +195,7 @@ def _set_auto_pass(state: State, command: SetAutoPass, seat: Seat) -> list:
 
 def _end_turn(state: State, command: EndTurn, seat: Seat) -> list:
     _turn(state, seat, "act")
-    ctx = Ctx(state)
-    customers.refill(ctx)
-    ctx.emit(ev.TurnEnded(seat=seat))
-    if ctx.state.phase == "end":
-        scoring.begin_end(ctx)
-    return ctx.events
+    return windows.end_turn(state, seat)
 
 
 def _scoring(state: State, command: ChooseScoring, seat: Seat) -> list:
@@ -215,7 +217,10 @@ def decide(state: State, command: Command, seat: Seat, rng: Rng) -> list:
     rule = _RULES.get(type(command))
     if rule is None:
         raise RulesError("unknown_command", f"Taverna has no {type(command).__name__}")
-    return rule(state, command, seat)
+    events = rule(state, command, seat)
+    if state.off_turn_favours and state.phase == "turns":
+        return windows.settle(state, events)
+    return events
 
 
 def legal(state: State, seat: Seat) -> list[Command]:
@@ -231,20 +236,26 @@ def legal(state: State, seat: Seat) -> list[Command]:
     turn = state.turn
     if turn.responders:
         return [Pass(), Pass(always=True), *spells.legal_casts(state, seat)] if spells.asked(state, seat) else []
+    if turn.window_seats:
+        return [Pass(), *favours.legal_favours(state, seat)] if seat in turn.window_seats else []
     if turn.seat != seat:
         return []
+    sales = [SellSpell(card=c) for c in state.players[seat].hand]
     if turn.step == "pick":
-        return list(customers.pickable(state))
+        return [
+            *customers.pickable(state), *favours.legal_favours(state, seat),
+            *dignitaries.legal_activations(state, seat), *sales,
+        ]
     if turn.step == "place":
         return [
             *customers.placements(state), *favours.legal_favours(state, seat),
-            *dignitaries.legal_activations(state, seat),
+            *dignitaries.legal_activations(state, seat), *sales,
         ]
     return [
         EndTurn(),
         *dignitaries.legal_activations(state, seat),
         *spells.legal_casts(state, seat),
-        *(SellSpell(card=c) for c in state.players[seat].hand),
+        *sales,
         *favours.legal_favours(state, seat),
         SetAutoPass(on=not state.players[seat].auto_pass),
     ]

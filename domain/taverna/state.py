@@ -61,6 +61,10 @@ class Turn(msgspec.Struct, frozen=True):
     responded: tuple[int, ...] = ()  # opponents who cast a spell during this turn
     moment: str = ""  # of the open prompt
     responders: tuple[int, ...] = ()  # the seats the open prompt asks, all at once
+    window: str = ""  # the moment of the open royal-favour window (other seats' favours), "" when none
+    window_seats: tuple[int, ...] = ()  # the other seats that window still waits for
+    windows: tuple[str, ...] = ()  # the moments whose favour window has opened this turn
+    off_turn_favours: tuple[tuple[int, str], ...] = ()  # (seat, kind) of favours used on this turn by others
 
 
 class State(msgspec.Struct, frozen=True):
@@ -68,6 +72,8 @@ class State(msgspec.Struct, frozen=True):
     curse: bool
     repeat_favour_kinds: bool = False  # option: several favour tiles of one kind in a turn
     repeat_privilege_right: bool = False  # option: the two-privilege activation more than once a turn
+    off_turn_favours: bool = False  # option: royal favours during other seats' turns, in windows
+    notary_second_deed: bool = False  # option: the Notary may buy in a tavern where the buyer holds a deed
     phase: str = "people"  # people, deeds, turns, royal, over
     king: str = ""
     queen: str = ""
@@ -110,6 +116,9 @@ def initial(setup: Setup) -> State:
         curse=bool(setup.options.get("curse", True)),
         repeat_favour_kinds=bool(setup.options.get("repeat_favour_kinds", False)),
         repeat_privilege_right=bool(setup.options.get("repeat_privilege_right", False)),
+        # absent from a match recorded before the option existed (rules version 2): those had no windows
+        off_turn_favours=bool(setup.options.get("off_turn_favours", False)),
+        notary_second_deed=bool(setup.options.get("notary_second_deed", False)),
         taverns=taverns,
         players=tuple(Player() for _ in range(setup.seats)),
         privilege_reserve=15 - len(taverns),
@@ -273,6 +282,8 @@ def _use_favour(s: State, seat: int, favour: str) -> State:
     p = s.players[seat]
     s = with_player(s, seat, favours=without(p.favours, favour), used_favours=(*p.used_favours, favour))
     assert s.turn is not None
+    if seat != s.turn.seat:
+        return with_turn(s, off_turn_favours=(*s.turn.off_turn_favours, (seat, FAVOURS[favour].kind)))
     return with_turn(s, favours=(*s.turn.favours, FAVOURS[favour].kind))
 
 
@@ -322,6 +333,18 @@ def _responders(s: State, e: ev.Responders) -> State:
     answers = tuple(Answer(seat=seat) for seat in e.seats if s.players[seat].auto_pass)
     s = replace(s, answers=answers)
     return with_turn(s, moment=e.moment if e.seats else "", responders=e.seats)
+
+
+def _favour_window(s: State, e: ev.FavourWindow) -> State:
+    """A favour window opens (the seats it asks), narrows (seats with nothing left to use) or closes."""
+    assert s.turn is not None
+    windows = s.turn.windows if e.moment in s.turn.windows else (*s.turn.windows, e.moment)
+    return with_turn(s, window=e.moment if e.seats else "", window_seats=e.seats, windows=windows)
+
+
+def _window_passed(s: State, e: ev.WindowPassed) -> State:
+    assert s.turn is not None
+    return with_turn(s, window_seats=without(s.turn.window_seats, e.seat))
 
 
 def _answered(s: State, e: ev.Answered) -> State:
@@ -392,6 +415,8 @@ _EVOLVE: dict[type, Callable[[State, Any], State]] = {
     ev.ExtraSpell: _extra_spell,
     ev.Responders: _responders,
     ev.Answered: _answered,
+    ev.FavourWindow: _favour_window,
+    ev.WindowPassed: _window_passed,
     ev.AutoPassSet: _auto_pass,
     ev.TurnEnded: _turn_ended,
     ev.Exchanged: _exchanged,

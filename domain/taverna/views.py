@@ -87,6 +87,8 @@ def waiting_for(state: State, seat: int | None = None) -> tuple[int, ...]:
         return ()
     if state.turn.responders:
         return tuple(s for s in state.turn.responders if s != seat or _answer(state, seat) is None)
+    if state.turn.window_seats:
+        return state.turn.window_seats
     return (state.turn.seat,)
 
 
@@ -191,7 +193,8 @@ event_view = AllowList({
          ev.DeedRoundsBegan, ev.DeedBought, ev.DeedPassed, ev.CustomerPicked, ev.CardChanged, ev.CustomerPlaced,
          ev.CustomerMoved, ev.LevelGained, ev.Gained, ev.PrivilegeClaimed, ev.GuildPlaced, ev.FavourTaken,
          ev.FavourUsed, ev.DignitaryActivated, ev.DignitaryMoved, ev.SpellCast, ev.ExtraSpell, ev.Responders,
-         ev.TurnEnded, ev.Exchanged, ev.RoyalOrder, ev.ScoringChosen, ev.PeopleScored, ev.GameOver),
+         ev.FavourWindow, ev.WindowPassed, ev.TurnEnded, ev.Exchanged, ev.RoyalOrder, ev.ScoringChosen,
+         ev.PeopleScored, ev.GameOver),
         to_everyone,
     ),
 })

@@ -84,6 +84,8 @@ def _numbers(defn: CardDef) -> dict:
         numbers["noble"] = True
     if defn.red_gem:
         numbers["dirty_deeds_only"] = True
+    if defn.lists:
+        numbers["card_lists"] = list(defn.lists)  # only in these card lists (match option card_list)
     return numbers
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.tavern_masters import events as ev
-from projections.narration.names import Names, amount
+from projections.narration.names import Names, amount, listing
 
 ZONES = {"hand": "hand", "packet": "draft packet", "tavern": "Tavern", "discard": "discard pile",
          "removed": "box (out of the game)"}
@@ -27,12 +27,32 @@ def _moved(e: ev.CardMoved, n: Names) -> str:
     return f"{n.card(e.card)} went from {src} to {dest}."
 
 
+def _trade_gold(gold: int, by: str, to: str) -> str:
+    return f"{_gold(gold)} from {by}" if gold > 0 else f"{_gold(-gold)} from {to}" if gold < 0 else ""
+
+
 def _offer(e: ev.Offer, n: Names) -> str:
-    give = n.card(e.give, "a card from their hand") if e.give else ""
-    take = n.card(e.take) if e.take else ""
-    deal = " for ".join(x for x in (give, take) if x)
-    gold = f" ({_gold(e.gold)} paid by whoever receives a card)" if e.gold else ""
-    return f"{n.seat(e.by)} offered {n.seat(e.to)} a trade: {deal}{gold}."
+    by, to = n.seat(e.by), n.seat(e.to)
+    hand = "a card from their hand"
+    give = [n.card(c, hand) for c in e.give_hand] + [n.card(c) for c in e.give_tavern]
+    take = [n.card(c, hand) for c in e.take_hand] + [n.card(c) for c in e.take_tavern]
+    gold = _trade_gold(e.gold, by, to)
+    sides = [f"{by} gives {listing(give)}" if give else "", f"{to} gives {listing(take)}" if take else "", gold]
+    return f"{by} offered {to} a trade: " + "; ".join(x for x in sides if x) + "."
+
+
+def _card_added(e: ev.OfferCardAdded, n: Names) -> str:
+    whose = "their hand" if e.zone == "hand" else "their Tavern"
+    card = n.card(e.card, "a card")
+    if e.owner == e.by:
+        return f"{n.seat(e.by)} put {card} from {whose} in the offer to {n.seat(e.to)}."
+    return f"{n.seat(e.by)} asked {n.seat(e.to)} for {card} from {whose}."
+
+
+def _gold_set(e: ev.OfferGoldSet, n: Names) -> str:
+    if e.gold > 0:
+        return f"The offer includes {_gold(e.gold)} from its writer."
+    return f"The offer asks for {_gold(-e.gold)}."
 
 
 def _income(e: ev.IncomeCounted, n: Names) -> str:
@@ -67,7 +87,11 @@ SENTENCES = {
     ev.CardPlayed: lambda e, n: f"{n.seat(e.seat)} played {n.card(e.card)} to their Tavern"
     + (f" for {_gold(e.paid)}." if e.paid else " for free."),
     ev.SeatDone: lambda e, n: f"{n.seat(e.seat)} is done.",
+    ev.OfferOpened: lambda e, n: f"{n.seat(e.by)} began writing a trade offer to {n.seat(e.to)}.",
+    ev.OfferCardAdded: _card_added,
+    ev.OfferGoldSet: _gold_set,
     ev.Offer: _offer,
+    ev.OfferWithdrawn: lambda e, n: "A trade offer was withdrawn.",
     ev.OfferAnswered: lambda e, n: "The trade offer was " + ("accepted." if e.accepted else "refused."),
     ev.GoldChanged: lambda e, n: f"{n.seat(e.seat)} " + (f"gained {_gold(e.amount)}." if e.amount >= 0
                                                         else f"lost {_gold(-e.amount)}."),

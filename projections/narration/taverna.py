@@ -46,6 +46,15 @@ def _responders(e: ev.Responders, n: Names) -> str:
     return f"{n.seats(e.seats)} may answer {MOMENTS.get(e.moment, e.moment)} with an instant spell."
 
 
+WINDOWS = {"picked": "the card just picked", "placed": "the customer just placed", "ending": "the turn's end"}
+
+
+def _favour_window(e: ev.FavourWindow, n: Names) -> str:
+    if not e.seats:
+        return "No more royal favours from the other seats: play goes on."
+    return f"{n.seats(e.seats)} may use royal favours before {WINDOWS.get(e.moment, e.moment)}."
+
+
 SENTENCES = {
     ev.Shuffled: lambda e, n: "The spells, customers and royal favours were shuffled.",
     ev.DignitariesPlaced: lambda e, n: "Dignitaries placed: "
@@ -78,6 +87,8 @@ SENTENCES = {
     ev.SpellSold: lambda e, n: f"{n.seat(e.seat)} sold {n.card(e.card, 'a spell')} face down.",
     ev.ExtraSpell: lambda e, n: f"{n.seat(e.seat)} may cast a second spell this turn.",
     ev.Responders: _responders,
+    ev.FavourWindow: _favour_window,
+    ev.WindowPassed: lambda e, n: f"{n.seat(e.seat)} uses no more royal favours now.",
     ev.Answered: lambda e, n: f"{n.seat(e.seat)} answered the prompt: "
     + (f"cast {n.card(e.cast.card)}." if e.cast is not None else "no instant spell."),  # its seat alone reads it
     ev.AutoPassSet: lambda e, n: f"{n.seat(e.seat)} turned always-pass {'on' if e.on else 'off'}.",  # likewise

@@ -7,6 +7,7 @@ import sys
 
 import uvicorn
 
+from services.gateway import ws_endpoint
 from services.gateway.app import create_app
 from services.gateway.coalescing import CoalescingHttpProtocol
 from services.ops import collector, logs, reach, settings, stopping
@@ -52,8 +53,9 @@ def run(host: str, port: int, embedded_worker: bool = False) -> int:
             stopping.exit_after(config.stop_s)
             await super().shutdown(sockets)
 
-    # no proxy-header rewriting: nothing here reads the client's address or the scheme, and the
-    # middleware is a layer every request pays for
+    # the client's address, which the per-address rates and quota count by, is taken from
+    # X-Forwarded-For when the peer is a proxy FORWARDED_ALLOW_IPS trusts (127.0.0.1 by default):
+    # without it, behind a proxy, every client would share the proxy's one address
     server_config = uvicorn.Config(
         app,
         host=host,
@@ -63,7 +65,8 @@ def run(host: str, port: int, embedded_worker: bool = False) -> int:
         access_log=False,
         lifespan="on",
         http=CoalescingHttpProtocol,
-        proxy_headers=False,
+        proxy_headers=True,
+        ws_max_size=config.limits.command_body_bytes + ws_endpoint.ENVELOPE_BYTES,  # a WebSocket message: a command
         # what is still open then is cancelled; the rest of the bound is the lifespan's shutdown
         timeout_graceful_shutdown=max(1.0, config.stop_s - 2),
     )

@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from domain.games import make_bot
+from domain.games import fallback_bot, make_bot
 from domain.kernel import Rng
 from domain.kernel.online import bot_seats
 from projections.views import field
@@ -55,7 +55,9 @@ class Bots:
             seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
             if not seen.legal:
                 continue
-            bot = make_bot(game, match.bot_kind)
+            # a seat created as a bot plays the kind the match was created with; a person's seat
+            # handed to a bot (left, timed out for good, conceded) the strongest the game has
+            bot = make_bot(game, match.bot_kind if seat in match.bots else fallback_bot(game))
             command = bot.choose(seen.view, seen.legal, Rng(match.seed, version, f"bot:{seat}"))
             # the key makes a redo (a worker killed after sending) send nothing twice
             answer = await self.handler.submit(match, seat, command, idempotency=idempotency_key(version), system=True)

@@ -43,16 +43,24 @@ class MatchLost(Exception):
         self.match_id = match_id
 
 
+RECENT = 8  # folds kept of each match's latest versions (a stale expected_version is judged against them)
+
+
 class Folds:
     def __init__(self, store: EventStore, capacity: int = 4096, on_lost: Callable[[str], None] | None = None) -> None:
         self.store = store
         self._cache: OrderedDict[str, Folded] = OrderedDict()
+        # match id -> its latest folds by version, the newest last, each one as it was kept: the
+        # versions a client may have seen as views (the projector's writes are folds of the same
+        # log at command boundaries, and this process keeps one after each command it appends)
+        self._recent: dict[str, dict[int, Folded]] = {}
         self._capacity = capacity
         self.on_lost = on_lost  # told the id of a match whose log Redis lost (the meta cache drops it)
 
     def clear(self) -> None:
         """Forget every fold (Redis restarted: what it holds now is read again)."""
         self._cache.clear()
+        self._recent.clear()
 
     def start(self, match: Match) -> Folded:
         start = clocks.start(match.clock, match.setup.seats) if match.clock else ()
@@ -82,6 +90,10 @@ class Folds:
     def cached(self, match: Match) -> Folded | None:
         return self._cache.get(match.id)
 
+    def at(self, match: Match, version: int) -> Folded | None:
+        """The fold at ``version``, if it is among the latest this process kept."""
+        return self._recent.get(match.id, {}).get(version)
+
     async def load(self, match: Match) -> Folded:
         """The fold of the whole log as it is now; MatchLost if Redis holds less of it than the cache."""
         folded = self._cache.get(match.id) or self.start(match)
@@ -94,6 +106,7 @@ class Folds:
 
     def lost(self, match_id: str) -> None:
         self._cache.pop(match_id, None)
+        self._recent.pop(match_id, None)
         if self.on_lost is not None:
             self.on_lost(match_id)
 
@@ -130,8 +143,12 @@ class Folds:
         cached = self._cache.get(match.id)
         if cached is None or cached.version < folded.version:
             self._cache[match.id] = folded
+            recent = self._recent.setdefault(match.id, {})
+            recent[folded.version] = folded
+            if len(recent) > RECENT:
+                del recent[next(iter(recent))]
             if len(self._cache) > self._capacity:
-                self._cache.popitem(last=False)
+                self._recent.pop(self._cache.popitem(last=False)[0], None)
         else:
             self._cache.move_to_end(match.id)
         return folded

@@ -10,7 +10,7 @@ import contextlib
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Union, get_args
 
 import msgspec
 from redis import exceptions as redis_errors
@@ -20,6 +20,7 @@ from domain.kernel.online import SERVICE_COMMANDS, bot_seats
 from services.commands.folds import Folded, Folds, MatchLost
 from services.commands.matches import Match
 from services.commands.schemas import Accepted, ErrorBody, error
+from services.commands.stale import unchanged_for
 from services.commands.strict import MAX_VERSION, REFUSED, nesting_within
 from services.ops import logs
 from services.ops.limits import JSON_DEPTH
@@ -44,6 +45,19 @@ class BadCommand(Exception):
 
 
 _typed: dict[str, msgspec.json.Decoder] = {}  # game id -> a decoder of its commands
+# game id -> a decoder of its commands with an expected_version, and each such command's own class
+_versioned: dict[str, tuple[msgspec.json.Decoder, dict[type, type]]] = {}
+_VERSION = Annotated[int, msgspec.Meta(ge=0, le=MAX_VERSION)] | None
+
+
+def _with_version(command_type: Any) -> tuple[msgspec.json.Decoder, dict[type, type]]:
+    """A decoder of the union's commands each with an ``expected_version`` member (a subclass of
+    each command's Struct, the same tag), and the command class of each subclass."""
+    own = {}
+    for kind in get_args(command_type) or (command_type,):
+        variant = msgspec.defstruct(kind.__name__, [("expected_version", _VERSION, None)], bases=(kind,))
+        own[variant] = kind
+    return msgspec.json.Decoder(Union[tuple(own)]), own  # noqa: UP007 (a union built at run time)
 
 
 def decode_command(match: Match, body: bytes, depth: int = JSON_DEPTH) -> tuple[Command, int | None]:
@@ -51,15 +65,19 @@ def decode_command(match: Match, body: bytes, depth: int = JSON_DEPTH) -> tuple[
     anything nested deeper than ``depth``."""
     if not nesting_within(body, depth):
         raise BadCommand(f"JSON nested more than {depth} deep")
-    if b"expected_version" not in body:
-        # most commands: decoded straight into their Struct, not through a dict (a tenth of the
-        # gateway's own CPU per command); anything refused is tried and worded by the path below
-        game = match.game
-        decoder = _typed.get(game.id) or _typed.setdefault(game.id, msgspec.json.Decoder(game.command_type))
-        try:
+    game = match.game
+    # most commands: decoded straight into their Struct, not through a dict (a tenth of the
+    # gateway's own CPU per command); anything refused is tried and worded by the path below
+    try:
+        if b"expected_version" not in body:
+            decoder = _typed.get(game.id) or _typed.setdefault(game.id, msgspec.json.Decoder(game.command_type))
             return decoder.decode(body), None
-        except REFUSED:
-            pass
+        versioned, own = _versioned.get(game.id) or _versioned.setdefault(game.id, _with_version(game.command_type))
+        sent = versioned.decode(body)
+        kind = own[type(sent)]
+        return kind(**{name: getattr(sent, name) for name in kind.__struct_fields__}), sent.expected_version
+    except REFUSED:
+        pass
     try:
         raw = msgspec.json.decode(body)
         if not isinstance(raw, dict):
@@ -98,11 +116,17 @@ class Handler:
         expected: int | None = None,
         idempotency: str | None = None,
         system: bool = False,
+        exact: bool = False,
     ) -> Answer:
-        """``system``: sent by the service itself (a bot seat's move, a timeout), not by a client."""
+        """``system``: sent by the service itself (a bot seat's move, a timeout), not by a client.
+        ``exact``: a stale ``expected_version`` is a 409 even where the seat's options are
+        unchanged (services/commands/stale.py); always so for the service's own commands, whose
+        version is the one their due time was judged at (a timeout, an abandonment)."""
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
-            answer = await self._submit(match, seat, command, expected, idempotency, command_id, system)
+            answer = await self._submit(
+                match, seat, command, expected, idempotency, command_id, system, exact or system
+            )
             kind = type(command).__name__
             if answer.status == 200:
                 self.metrics.command(match.game.id, kind, "accepted")
@@ -123,6 +147,7 @@ class Handler:
         idempotency: str | None,
         command_id: str,
         system: bool,
+        exact: bool = False,
     ) -> Answer:
         if match.ended or match.archived:
             return _ENDED
@@ -142,7 +167,7 @@ class Handler:
         # checked again against a fresh read before the client hears it.
         folded = self._tips.get(match.id) or self.folds.cached(match)
         for _ in range(self.attempts):
-            fresh = folded is None or (expected is not None and expected != folded.version)
+            fresh = folded is None or (expected is not None and expected > folded.version)
             if fresh:
                 try:
                     folded = await self.folds.load(match)
@@ -150,7 +175,22 @@ class Handler:
                     self._tips.pop(match.id, None)
                     raise
             if expected is not None and expected != folded.version:
-                return Answer(409, error("stale_version", f"the match is at version {folded.version}", folded.version))
+                # a version this process has seen passed is answered from what it knows, without
+                # reading Redis: decided anyway if the seat's options are the same, else a 409
+                # naming the newest version appended (never an append still in flight)
+                then = None if exact or expected > folded.version else self.folds.at(match, expected)
+                if then is None or not unchanged_for(game, seat, then.state, folded.state):
+                    known = folded if fresh else self.folds.cached(match)
+                    if not fresh and known is not None and expected == known.version:
+                        # what the client saw, with appends of this process in flight after it:
+                        # decided on it, the conditional append says whether they went first
+                        folded = known
+                    elif known is None or (not fresh and expected > known.version):
+                        folded = None  # past what this process knows: read what is appended
+                        continue
+                    else:
+                        at = known.version
+                        return Answer(409, error("stale_version", f"the match is at version {at}", at))
             deciding = time.perf_counter()
             try:
                 if folded.version == 0 and match.lobby == "open":  # docs/online-play.md
@@ -174,7 +214,13 @@ class Handler:
             version = folded.version + len(records)
             shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
             answer = Answer(200, msgspec.json.encode(Accepted(version, shown)))
-            after = self._tips[match.id] = self.folds.apply(match, folded, records)
+            after = self.folds.apply(match, folded, records)
+            # the next command is decided after this one, unless this one was decided behind an
+            # append in flight (an expected version): it fails if that one lands, so nothing chains on it
+            tip = self._tips.get(match.id)
+            chained = tip is None or tip is folded
+            if chained:
+                self._tips[match.id] = after
             started = time.perf_counter()
             try:
                 appended = await self.store.append(match.id, folded.version, records, idem_key, _encode_answer(answer))
@@ -192,7 +238,8 @@ class Handler:
                 self.folds.keep(match, after)
                 await self.projection.appended(match.id, appended.enqueue)
                 return answer
-            self._tips.pop(match.id, None)  # those decided after this one fail as well
+            if chained:
+                self._tips.pop(match.id, None)  # those decided after this one fail as well
             if appended.outcome == "duplicate":
                 return _decode_answer(appended.prior)
             if appended.outcome == "ended":

@@ -16,9 +16,11 @@ import msgspec
 from redis.exceptions import WatchError
 
 from services.commands import tokens
+from services.commands.clocks import ClockOption
 from services.commands.folds import Folds
 from services.commands.matches import Match, Matches, from_fields
-from services.commands.players import Player, Players
+from services.commands.open_matches import Holder
+from services.commands.players import Player, Players, at_table
 from services.commands.refused import Refused
 from services.ops import logs
 from services.store import keys
@@ -58,6 +60,7 @@ class LobbyEntry(msgspec.Struct):
     free: list[int]
     host: str
     created: float
+    clock: ClockOption | None  # the match's clock (docs/online-play.md), None without one
 
 
 class LobbyPage(msgspec.Struct):
@@ -99,19 +102,14 @@ class Lobby:
         return LobbyPage(entries, offset + limit if more else None)
 
     async def entry(self, match: Match) -> LobbyEntry:
-        seats = [await self.seat_info(match, seat) for seat in range(match.setup.seats)]
+        seats = range(match.setup.seats)
+        names = at_table([await self.players.name(match.players.get(seat)) for seat in seats])
         free = [seat for seat in match.open_seats if seat not in match.players]
-        host = await self.players.get(match.host)
-        return LobbyEntry(
-            match.id, match.game.id, match.setup.options, seats, free, host.name if host else "", match.created
-        )
-
-    async def seat_info(self, match: Match, seat: int) -> SeatInfo:
-        if seat in match.bots:
-            return SeatInfo(seat, f"Bot ({match.bot_kind})", True)
-        player_id = match.players.get(seat)
-        player = await self.players.get(player_id) if player_id else None
-        return SeatInfo(seat, player.name if player else None, False)
+        host = next((names[seat] for seat in seats if match.players.get(seat) == match.host), None)
+        bot = f"Bot ({match.bot_kind})"
+        shown = [SeatInfo(s, bot, True) if s in match.bots else SeatInfo(s, names[s], False) for s in seats]
+        options = match.setup.options
+        return LobbyEntry(match.id, match.game.id, options, shown, free, host or "", match.created, match.clock)
 
     async def join(self, match_id: str, player: Player, seat: int | None, invite: str | None) -> Joined:
         token = tokens.new_token()
@@ -119,12 +117,12 @@ class Lobby:
         def change(match: Match) -> _Change:
             if match.invite and (invite is None or tokens.digest(invite) != match.invite):
                 raise Refused(404, "unknown_invite", "a private match is joined with its invite code")
-            _must_be_open(match)
             if player.id in match.players.values():
                 raise Refused(409, "already_seated", "this player already holds a seat of this match")
             free = [s for s in match.open_seats if s not in match.players]
-            if not free:
+            if not free:  # the last join started it: full, rather than started by its host with bots
                 raise Refused(409, "match_full", "every seat of this match is taken")
+            _must_be_open(match)
             mine = [s for s in free if match.reserved.get(s) == player.id]
             anyones = [s for s in free if s not in match.reserved]
             taken = (mine or anyones or free)[0] if seat is None else seat
@@ -158,6 +156,9 @@ class Lobby:
         left: Left = await self._change(match_id, change)
         if left.cancelled:
             await self._unlist(match_id)
+            closed = await self.matches.get(match_id)
+            if closed is not None:
+                await self.matches.give_back(closed)
         log.info("left", match_id=match_id, seat=left.seat, player=player.id, cancelled=left.cancelled)
         return left
 
@@ -176,10 +177,10 @@ class Lobby:
         await self._open(match_id)
         return started
 
-    async def rematch(self, match_id: str, player: Player) -> Joined:
+    async def rematch(self, match_id: str, player: Player, holders: tuple[Holder, ...] = ()) -> Joined:
         """The finished match again: same game, options, clock and players, the seats rotated by one.
-        The first to ask creates it (the others' seats kept for them); everyone who asks joins it
-        and hears its own seat's token."""
+        The first to ask creates it (the others' seats kept for them), in its ``holders``' quotas
+        of open matches; everyone who asks joins it and hears its own seat's token."""
         match = await self.matches.get(match_id)
         if match is None:
             raise Refused(404, "no_such_match", "no such match")
@@ -198,7 +199,7 @@ class Lobby:
                 match.game.id, seats, match.setup.options, bots, match.bot_kind,
                 open_seats=[seat for seat in range(seats) if seat not in bots and seat != mine],
                 host=player.id, clock=msgspec.to_builtins(match.clock) if match.clock else None,
-                reserved={seat: held for seat, held in moved.items() if seat != mine},
+                reserved={seat: held for seat, held in moved.items() if seat != mine}, holders=holders,
             )
             if await self.redis.hsetnx(keys.meta(match.id), "rematch", created.match.id):
                 token = created.seat_tokens[mine]
@@ -206,6 +207,7 @@ class Lobby:
                 log.info("rematch", match_id=match.id, rematch=created.match.id)
                 return Joined(created.match.id, mine, token, not created.match.lobby)
             await self.redis.hset(keys.meta(created.match.id), "lobby", "cancelled")  # another was first
+            await self.matches.give_back(created.match)
             existing = await self.redis.hget(keys.meta(match.id), "rematch")
         return await self.join(existing.decode(), player, None, None)
 

@@ -17,6 +17,7 @@ from domain.kernel.rng import DERIVATION
 from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, effective_seed
 from services.commands import clocks, tokens
 from services.commands.clocks import ClockOption
+from services.commands.open_matches import Holder, OpenMatches
 from services.ops import logs
 from services.store import archive, keys
 from services.store.event_store import GENESIS, Cause, EventStore, seal
@@ -47,8 +48,11 @@ class Match:
     invite: str = field(default="", repr=False)  # SHA-256 of a private match's invite code
     created: float = 0.0
     clock: ClockOption | None = None
-    ended: str = ""  # "abandoned": closed by the archiver (idle too long), it takes no more commands
+    # "abandoned": closed by the meta's mark (an earlier version's idle limit; today an Abandoned
+    # event ends it, services/commands/timeouts.py): it takes no more commands
+    ended: str = ""
     archived: bool = False  # its log is in the archive, no longer in Redis (services/commands/history.py)
+    quota: tuple[str, ...] = ()  # the holders whose open-matches quota it counts in (open_matches.py)
 
     @property
     def genesis(self) -> str:
@@ -79,11 +83,17 @@ class Matches:
     """Creates matches and finds them; a match's meta never changes, so it is cached."""
 
     def __init__(
-        self, redis: Any, store: EventStore, capacity: int = 8192, archived: archive.Archive | None = None
+        self,
+        redis: Any,
+        store: EventStore,
+        capacity: int = 8192,
+        archived: archive.Archive | None = None,
+        open_matches: OpenMatches | None = None,
     ) -> None:
         self.redis = redis
         self.store = store
         self.archive = archived
+        self.open_matches = open_matches
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._capacity = capacity
 
@@ -100,8 +110,11 @@ class Matches:
         private: bool = False,
         clock: dict[str, Any] | None = None,
         reserved: dict[int, str] | None = None,
+        holders: tuple[Holder, ...] = (),
     ) -> Created:
-        game = online_game(game_id)
+        """A new match; with ``holders``, once it has a slot of each of their open-matches quotas
+        (else ``Refused`` 429, and nothing written)."""
+        game, quota = online_game(game_id), self.open_matches
         setup = game.setup(seats, options)
         clock_option = clocks.option(clock)
         if any(not 0 <= seat < seats for seat in bots):
@@ -147,13 +160,20 @@ class Matches:
             invite=tokens.digest(lobby.invite) if lobby.invite else "",
             created=time.time(),
             clock=clock_option,
+            quota=tuple(held.name for held in holders if held.quota > 0) if quota is not None else (),
         )
-        await self.redis.hset(keys.meta(match.id), mapping=to_fields(match))
+        if quota is not None and match.quota:
+            await quota.take(match.id, holders)
+        try:
+            await self.redis.hset(keys.meta(match.id), mapping=to_fields(match))
+            if not match.lobby and not waits_for:
+                opened = await self.open(match)
+                assert opened, "a fresh random id has an empty log"
+        except BaseException:
+            await self.give_back(match)  # if this fails too, the slot is found stale later
+            raise
         if match.lobby:
             return Created(match, seat_tokens, spectator, lobby.invite)  # opened once its seats are filled
-        if not waits_for:
-            opened = await self.open(match)
-            assert opened, "a fresh random id has an empty log"
         self._remember(match)
         return Created(match, seat_tokens, spectator)
 
@@ -187,6 +207,12 @@ class Matches:
         if match.lobby != "open":  # an open lobby's seats still change
             self._remember(match)
         return match
+
+    async def give_back(self, match: Match) -> None:
+        """The match was closed before it ended (its lobby host left), or its creation failed: its
+        open-matches slots are free again."""
+        if self.open_matches is not None and match.quota:
+            await self.open_matches.release(match.id, match.quota)
 
     def forget(self, match_id: str) -> None:
         """Drop a cached meta: the match has left Redis since (history.py finds it in the archive)."""
@@ -259,6 +285,8 @@ def to_fields(match: Match) -> dict[str, str]:
     fields.update({f"token:{holder}": digest for holder, digest in match.token_hashes.items()})
     if match.ended:
         fields["ended"] = match.ended
+    if match.quota:
+        fields["quota"] = json.dumps(list(match.quota))
     return fields
 
 
@@ -285,4 +313,5 @@ def from_fields(match_id: str, fields: dict[str, str], archived: bool = False) -
         clock=clocks.option(json.loads(fields.get("clock", "null"))),
         ended=fields.get("ended", ""),
         archived=archived,
+        quota=tuple(json.loads(fields.get("quota", "[]"))),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,22 @@ def check_name(name: str) -> str:
     if _BOT.search(name):
         raise RulesError("bot_name", "a player's name may not pass for a bot")
     return name
+
+
+def at_table(names: list[str | None]) -> list[str | None]:
+    """The names as one table shows them: names are not unique, so a name a seat before has
+    (compared as a reader would: case and width aside) is followed by " (2)", " (3)", ... in seat
+    order. No registered name holds parentheses: "Ann (2)" is nobody's own."""
+    held: dict[str, int] = {}
+    shown: list[str | None] = []
+    for name in names:
+        if name is None:
+            shown.append(None)
+            continue
+        key = unicodedata.normalize("NFKC", name).casefold()
+        held[key] = held.get(key, 0) + 1
+        shown.append(name if held[key] == 1 else f"{name} ({held[key]})")
+    return shown
 
 
 def _key(player_id: str) -> str:
@@ -80,6 +97,11 @@ class Players:
                 self._names.clear()
             self._names[player_id] = player
         return player
+
+    async def name(self, player_id: str | None) -> str | None:
+        """A seat's player's own name (None for an anonymous seat or a bot)."""
+        player = await self.get(player_id) if player_id else None
+        return player.name if player else None
 
     async def by_token(self, token: str) -> Player | None:
         # looked up by the token's hash: the token has 256 random bits, nothing to learn from timing

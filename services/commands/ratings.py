@@ -3,7 +3,8 @@
 A match counts if it is rated: finished, every seat a different registered player, no seat created
 as a bot, competitive (co-operative and solo matches are not rated). A seat handed to a bot later
 (it left, or timed out too often) still counts with the rank its bot reached: leaving must not be a
-way out of a loss; a conceded seat ranks last. The model is openskill's Plackett-Luce, which rates free-for-all
+way out of a loss; a conceded seat ranks last, and so does a forfeited one (the clock's
+``forfeit`` is a concession: domain/kernel/online.py). The model is openskill's Plackett-Luce, which rates free-for-all
 matches of any size; a leaderboard orders by the ordinal (mu - 3 sigma).
 
 The ratings are a pure function of the rated matches in the order they finished (time of their

@@ -1,10 +1,16 @@
-"""Timeouts: every process's sweeper sends ``TimedOut`` for the seats whose deadline has passed.
+"""Timeouts: every process's sweeper sends ``TimedOut`` for the seats whose deadline has passed,
+and ``Abandon`` for the matches nobody plays any more.
 
 The deadlines wait in one zset (``keys.CLOCKS``, kept by the projector), so whichever process
 sweeps first after a deadline acts on it, and a restart loses none. Each timeout is a command like
 any other, decided by the rules core, appended at the version its deadline was read at (a seat
 that moved meanwhile is not timed out) and under an idempotency key (two sweepers time a seat out
 once).
+
+A match is abandoned in one way, whatever the reason: ``Abandon`` through the command path, so the
+log ends with ``Abandoned`` (no winner, not rated) that replays and ``tavern audit`` see. Two
+things lead there: every seat a person played has walked away and a grace period has passed
+(here), or nothing happened in the match for the idle limit (services/projector/archiver.py).
 """
 
 from __future__ import annotations
@@ -13,10 +19,11 @@ from typing import Any
 
 import msgspec
 
+from domain.games import fallback_bot
 from domain.kernel.online import Abandon, TimedOut, bot_seats, left_seats
 from services.commands import clocks
 from services.commands.folds import Folded, Folds
-from services.commands.handling import Handler
+from services.commands.handling import Answer, Handler
 from services.commands.matches import Match, Matches
 from services.ops import logs
 from services.store import keys
@@ -77,15 +84,29 @@ class Timeouts:
             if match is not None:
                 folded = await self.folds.load(match)
                 if deserted(match, folded.state):
-                    answer = await self.handler.submit(
-                        match, 0, Abandon(), expected=folded.version, idempotency="abandon", system=True
-                    )
-                    log.info("abandoned", match_id=match.id, status=answer.status)
-                    if answer.status != 200:
+                    if (await self.abandon(match, folded, "deserted")).status != 200:
                         continue  # it moved: looked at again on the next sweep
                     count += 1
             await self.redis.zrem(keys.ABANDON, raw)
         return count
+
+    async def abandon(self, match: Match, folded: Folded, why: str) -> Answer:
+        """Append ``Abandoned`` at the version read (a match that moved meanwhile is not abandoned)."""
+        answer = await self.handler.submit(
+            match, 0, Abandon(), expected=folded.version, idempotency=f"abandon:{folded.version}", system=True
+        )
+        log.info("abandon", match_id=match.id, why=why, status=answer.status)
+        return answer
+
+    async def abandon_idle(self, match: Match) -> str:
+        """End a match nobody touched for the idle limit: "abandoned", or "moved" (an event came
+        meanwhile), or "ended" (it had, or was closed by the meta's mark of an earlier version)."""
+        if match.ended:
+            return "ended"
+        folded = await self.folds.load(match)
+        if match.game.result(folded.state) is not None:
+            return "ended"
+        return "abandoned" if (await self.abandon(match, folded, "idle")).status == 200 else "moved"
 
     async def track(self, match: Match, folded: Folded) -> None:
         """After a clocked match's views are written: keep its earliest deadline for the sweepers."""
@@ -102,7 +123,7 @@ class Timeouts:
         for seat, deadline in sorted(deadlines(match, folded).items()):
             if deadline > now:
                 continue
-            command = TimedOut(limit=match.clock.limit, forfeit=match.clock.forfeit)
+            command = TimedOut(limit=match.clock.limit, forfeit=match.clock.forfeit, bot=fallback_bot(match.game))
             answer = await self.handler.submit(
                 match, seat, command, expected=version, idempotency=f"timeout:{version}", system=True
             )

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import functools
 import os
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from projections.views import all_views, field
 from services.commands import entropy, strict
 from services.commands.folds import MatchLost
 from services.commands.matches import Match
+from services.commands.refused import Refused
 from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
 from services.gateway import access, contract, creators, health, intake, online, openapi, outage
 from services.gateway.access import ApiError
@@ -35,8 +37,9 @@ from services.gateway.asgi import Endpoint, match_in
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
 from services.gateway.content_endpoint import get_content
+from services.gateway.presence import Presence, overlay
 from services.gateway.rate_limit import RateLimiter, address_of
-from services.gateway.sse import Hub
+from services.gateway.sse import PRESENCE_S, Hub
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
 from services.gateway.traffic import counting, route_of
@@ -82,13 +85,14 @@ async def list_games(request: Request) -> Response:
 async def create_match(request: Request) -> Response:
     runtime = runtime_of(request)
     limits = runtime.settings.limits
-    creator = creators.identify(request.headers.get("x-api-key"), limits)
-    await request.app.state.rate.creates(address_of(request.scope), creator)
+    creator, address = creators.identify(request.headers.get("x-api-key"), limits), address_of(request.scope)
+    await request.app.state.rate.creates(address, creator, request.headers.get("authorization"))
     try:
         asked = strict.decode(await request.body(), CreateMatch, limits.json_depth)
     except strict.Malformed as problem:
         raise ApiError(400, "bad_request", str(problem)) from problem
     host = await online.caller(request, required=False)
+    creators.require(creator, host.id if host else None, limits)
     try:
         created = await runtime.matches.create(
             asked.game,
@@ -101,9 +105,12 @@ async def create_match(request: Request) -> Response:
             host.id if host else None,
             asked.private,
             asked.clock,
+            holders=creators.holders(address, creator, host.id if host else None, limits),
         )
     except RulesError as refusal:
         raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
+    except Refused as refusal:  # past a quota of open matches
+        raise ApiError(refusal.status, refusal.code, refusal.message) from refusal
     await runtime.lobby.listed(created.match)
     await runtime.appended(created.match.id)
     CREATED.labels(created.match.game.id).inc()
@@ -125,7 +132,12 @@ async def current_view(runtime: Runtime, match: Match, seat: int | None) -> byte
 
 async def get_view(request: Request) -> Response:
     match, seat = await authorize(request)
-    return Response(await current_view(runtime_of(request), match, seat), media_type=JSON)
+    raw = await current_view(runtime_of(request), match, seat)
+    hub: Hub = request.app.state.hub
+    connected = hub.present.get(match.id)  # kept while this gateway streams the match
+    if connected is None and hub.presence is not None:
+        connected = await hub.presence.read(match.id)  # else as its hash says now
+    return Response(overlay(raw, connected or frozenset()), media_type=JSON)
 
 
 def int_param(request: Request, name: str, default: int | None) -> int | None:
@@ -289,10 +301,12 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
                 return None
 
         limits = settings.limits
+        seen = Presence(runtime.events, runtime.links[0], runtime.notices, secrets.token_hex(6), PRESENCE_S)
         hub = Hub(runtime.events, current, runtime.metrics, send_timeout_s=limits.stream_send_timeout_s,
-                  retry_ms=limits.stream_retry_ms, notices=runtime.notices)
+                  retry_ms=limits.stream_retry_ms, notices=runtime.notices, seen=seen)
         app.state.runtime, app.state.hub = runtime, hub
-        app.state.rate = RateLimiter(runtime.queue_async, limits)  # global keys: beside the queue, not on a cluster
+        # global keys: beside the queue, not on a cluster; through the queue's own link
+        app.state.rate = RateLimiter(runtime.queue_async, limits, runtime.queue_link)
         app.state.openapi = msgspec.json.encode(openapi.document())
         await runtime.start()
         await hub.start(settings.start_s)  # a gateway that cannot subscribe does not start

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from services.commands import stale
 from services.commands.folds import MatchLost
 from services.commands.handling import BadCommand, decode_command
 from services.commands.schemas import error
@@ -61,7 +62,8 @@ async def _answer(runtime: Runtime, scope: asgi.Scope, receive: Any) -> tuple[in
     except BadCommand as problem:
         runtime.metrics.command(match.game.id, "undecodable", "bad_request", "bad_command")
         raise ApiError(400, "bad_command", str(problem)) from problem
-    answer = await runtime.handler.submit(match, seat, command, expected, idempotency)
+    exact = stale.strict(asgi.header(scope, b"prefer"))  # Prefer: handling=strict
+    answer = await runtime.handler.submit(match, seat, command, expected, idempotency, exact=exact)
     return answer.status, answer.body
 
 

@@ -15,7 +15,9 @@ from domain.kernel.online import Leave
 from services.commands.players import NAME_MAX, Player
 from services.commands.ratings import Rating
 from services.commands.refused import Refused
+from services.gateway import creators
 from services.gateway.access import ApiError
+from services.gateway.rate_limit import address_of
 from services.runtime import Runtime
 
 PAGE_MAX = 100
@@ -87,6 +89,7 @@ async def caller(request: Request, required: bool = True) -> Player | None:
 
 
 async def create_player(request: Request) -> Response:
+    await request.app.state.rate.players(address_of(request.scope))
     asked = _body(await request.body(), NewPlayer)
     if len(asked.name) > 4 * NAME_MAX:  # refused before any further look
         raise ApiError(422, "name_too_long", f"a name has at most {NAME_MAX} characters")
@@ -183,7 +186,15 @@ async def start(request: Request) -> Response:
 
 
 async def rematch(request: Request) -> Response:
-    return await _act(request, lambda runtime, match_id, player: runtime.lobby.rematch(match_id, player))
+    """A rematch is a creation: it counts in its player's (and address's or API key's) open-matches quota."""
+    limits = _runtime(request).settings.limits
+    key = creators.known_key(request.headers.get("x-api-key"), limits)  # a player's act: a key is not needed
+    address = address_of(request.scope)
+
+    def again(runtime: Runtime, match_id: str, player: Player) -> Any:
+        return runtime.lobby.rematch(match_id, player, creators.holders(address, key, player.id, limits))
+
+    return await _act(request, again)
 
 
 ROUTES = [

@@ -17,12 +17,17 @@ from services.gateway.health import Readiness
 
 ERRORS = {
     400: "malformed request (bad_request, bad_command, bad_query, bad_last_event_id, unknown_game)",
-    401: "no bearer token (no_token)",
+    401: "no bearer token (no_token); creating: no valid X-API-Key where one is needed (api_key_required), "
+    "neither a player's token nor a key where either is (identity_required), a token that is no player's "
+    "(unknown_player)",
     403: "a token that is not this match's, or a spectator's where a seat's is needed (wrong_token, spectator)",
     404: "no such match (no_such_match)",
     409: "stale_version (expected_version was not the match's: `version` says the current one), contention, "
     "match_running",
+    413: "the body is over its cap (body_too_large: docs/LIMITS.md)",
     422: "refused by the rules: the code is the game's (docs/API.md lists them)",
+    429: "past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches "
+    "(open_matches_quota: docs/LIMITS.md)",
 }
 
 
@@ -96,7 +101,7 @@ def paths() -> dict[str, Any]:
                 "Create a match",
                 201,
                 _ok("created: the seats' tokens and the seed's commitment", ref("MatchCreated")),
-                (400, 422),
+                (400, 401, 413, 422, 429),
                 operation_id="createMatch",
                 requestBody={"required": True, **_json(ref("CreateMatch"))},
             )
@@ -106,14 +111,20 @@ def paths() -> dict[str, Any]:
                 "Send a command of the match's game (an element of `legal`), optionally with expected_version",
                 200,
                 _ok("accepted", any_of_games("Accepted")),
-                (400, 409, 422),
+                (400, 409, 413, 422, 429),
                 operation_id="sendCommand",
                 parameters=[
                     _header(
                         "Idempotency-Key",
                         "a retry with the same key gets the first answer again, and is not decided twice",
                         {"type": "string"},
-                    )
+                    ),
+                    _header(
+                        "Prefer",
+                        "handling=strict: a stale expected_version is a 409 even where the seat's options are"
+                        " unchanged (docs/API.md)",
+                        {"type": "string"},
+                    ),
                 ],
                 requestBody={"required": True, **_json(ref("Command"))},
             )
@@ -129,11 +140,12 @@ def paths() -> dict[str, Any]:
         },
         "/v1/matches/{match_id}/stream": {
             "get": _match_op(
-                "Server-Sent Events: `event: view`, `id: <version>`, `data: <ViewEnvelope>`; keep-alive comments",
+                "Server-Sent Events: `event: view`, `id: <version>`, `data: <ViewEnvelope>`; `event: presence`,"
+                " `data: {match_id, version, players}` when a seat connects or disconnects; keep-alive comments",
                 200,
                 _ok(
                     "the caller's views, newest only, in version order (docs/API.md: the stream)",
-                    {"type": "string", "description": "text/event-stream; each data line is a ViewEnvelope"},
+                    {"type": "string", "description": "text/event-stream; each view's data line is a ViewEnvelope"},
                     "text/event-stream",
                 ),
                 (400,),

@@ -104,7 +104,7 @@ def _paths(components: dict[str, Any]) -> dict[str, Any]:
                 "The finished match again, seats rotated: the caller's seat and token",
                 "Joined",
                 "200",
-                (401, 403, 404, 409),
+                (401, 403, 404, 409, 429),
                 **match,
             )
         },

@@ -1,12 +1,17 @@
 """WebSocket /v1/matches/{match_id}/ws: the stream's view envelopes and the commands on one socket.
 
 Server to client: ``{"kind": "view", "view": <ViewEnvelope>}``, as /stream sends them (the newest
-only, versions increasing), and ``{"kind": "answer", "id": ..., "status": 200, "body": {...}}``,
-the answer POST /commands would give, carrying the ``id`` of the message it answers. Client to
-server: ``{"id": <string or integer>, "command": {...}, "idempotency_key": "..." (optional)}``.
+only, versions increasing), ``{"kind": "presence", "presence": {match_id, version, players}}`` when
+a seat connects or disconnects (as /stream's ``presence`` event), and
+``{"kind": "answer", "id": ..., "status": 200, "body": {...}}``, the answer POST /commands would
+give, carrying the ``id`` of the message it answers. Client to server:
+``{"id": <string or integer>, "command": {...}, "idempotency_key": "..." (optional)}``.
 The token comes as ``Authorization: Bearer`` or, from browsers, which cannot set that header on a
 WebSocket, as ``?access_token=`` (RFC 6750); ``?last_event_id=N`` resumes as Last-Event-ID does.
-Refused: closed with 4000 + the HTTP status and the error code as reason (4401, 4403, 4404, 4400)."""
+Refused: closed with 4000 + the HTTP status and the error code as reason (4401, 4403, 4404, 4400).
+Held to the commands' limits (docs/LIMITS.md): their rates (an answer 429 ``rate_limited``), their
+JSON depth and Idempotency-Key (400), and their body cap: a message longer than it by more than
+``ENVELOPE_BYTES`` closes the socket (1009, ``ws_max_size`` in services/cli/serve.py)."""
 
 from __future__ import annotations
 
@@ -19,11 +24,14 @@ from services.commands.handling import BadCommand, decode_command
 from services.commands.matches import Match
 from services.commands.schemas import error
 from services.gateway.access import ApiError, authorize
+from services.gateway.command_endpoint import IDEMPOTENCY_KEY
+from services.gateway.rate_limit import address_of
 from services.gateway.sse import Hub, Listener
 from services.ops import logs
 from services.runtime import Runtime
 
 log = logs.get("tavern.ws")
+ENVELOPE_BYTES = 1024  # a message's own fields around its command: the id and an Idempotency-Key
 
 
 class Sent(msgspec.Struct, forbid_unknown_fields=True):
@@ -55,13 +63,13 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         return
     listener = await hub.attach(match.id, seat, last_id)
     lock = asyncio.Lock()  # one frame at a time from the two tasks below
-    views = asyncio.create_task(_send_views(websocket, listener, last_id, lock))
+    views = asyncio.create_task(_send_views(websocket, hub, match.id, listener, last_id, lock))
     try:
         while True:
             message = await _receive(websocket)
             if message is None:
                 return
-            answer = await _answer(runtime, match, seat, message)
+            answer = await _answer(websocket, match, seat, message, authorization)
             async with lock:
                 await websocket.send_text(answer.decode())
     except WebSocketDisconnect:
@@ -82,15 +90,23 @@ async def _receive(websocket: WebSocket) -> bytes | None:
     return text.encode() if text is not None else message.get("bytes") or b""
 
 
-async def _answer(runtime: Runtime, match: Match, seat: int | None, message: bytes) -> bytes:
+async def _answer(websocket: WebSocket, match: Match, seat: int | None, message: bytes, authorization: str) -> bytes:
+    runtime: Runtime = websocket.app.state.runtime
     try:
         sent = _sent.decode(message)
     except (msgspec.DecodeError, msgspec.ValidationError) as problem:
         return _frame(None, 400, error("bad_message", f"{{id, command, idempotency_key?}}: {problem}"))
     if seat is None:
         return _frame(sent.id, 403, error("spectator", "a spectator token cannot send commands"))
+    try:  # the rates POST /commands is held to, shared with it
+        await websocket.app.state.rate.commands(address_of(websocket.scope), authorization)
+    except ApiError as problem:
+        return _frame(sent.id, problem.status, error(problem.code, problem.message))
+    if sent.idempotency_key is not None and not IDEMPOTENCY_KEY.fullmatch(sent.idempotency_key):
+        message = "an idempotency_key is 1 to 200 printable ASCII characters"
+        return _frame(sent.id, 400, error("bad_idempotency_key", message))
     try:
-        command, expected = decode_command(match, bytes(sent.command))
+        command, expected = decode_command(match, bytes(sent.command), runtime.settings.limits.json_depth)
     except BadCommand as problem:
         runtime.metrics.command(match.game.id, "undecodable", "bad_request", "bad_command")
         return _frame(sent.id, 400, error("bad_command", str(problem)))
@@ -107,12 +123,20 @@ def _frame(message_id: str | int | None, status: int, body: bytes) -> bytes:
     return head[:-1] + b',"body":' + body + b"}"
 
 
-async def _send_views(websocket: WebSocket, listener: Listener, sent: int, lock: asyncio.Lock) -> None:
+async def _send_views(
+    websocket: WebSocket, hub: Hub, match_id: str, listener: Listener, sent: int, lock: asyncio.Lock
+) -> None:
     while not listener.gone:
         await listener.wake.wait()
         listener.wake.clear()
         listener.ping = False  # the WebSocket protocol's own pings keep the connection alive
         if listener.latest > sent:
             sent = listener.latest
+            listener.moved = False
             async with lock:
-                await websocket.send_text('{"kind":"view","view":' + listener.raw.decode() + "}")
+                await websocket.send_text('{"kind":"view","view":' + hub.overlay(match_id, listener.raw).decode() + "}")
+        elif listener.moved and listener.raw:
+            listener.moved = False
+            table = hub.table(match_id, listener).decode()
+            async with lock:
+                await websocket.send_text('{"kind":"presence","presence":' + table + "}")

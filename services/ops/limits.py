@@ -1,5 +1,6 @@
 """What one client may send and how fast: each limit a setting with a sane default (0 turns a rate
-or quota off). The gateway answers past them with 413/429/431/408 and a stable code (API.md)."""
+or quota off). The gateway answers past them with 413/429/431/408 and a stable code (API.md);
+docs/LIMITS.md says what each does; ``tavern --help`` lists them with their defaults."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 JSON_DEPTH = 32
+IDENTITIES = ("none", "player", "key")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +30,24 @@ class Limits:
     commands_burst_token: int = 200
     commands_per_s_address: float = 1000.0  # per client address (many seats behind one NAT)
     commands_burst_address: int = 2000
-    # match creation needs one of these keys (``X-API-Key``) when any is set; off by default
+    # the quota of open (not finished, abandoned or archived) matches a creator may hold, shared by
+    # every gateway (services/commands/open_matches.py): per client address and per player token,
+    # and per API key (a trusted frontend creates for many people); 0 turns one off
+    open_matches: int = 50
+    open_matches_per_api_key: int = 10_000
+    # the keys trusted frontends send in ``X-API-Key``; none by default
     api_keys: frozenset[str] = frozenset()
+    # who may create a match: "none" anyone (known by address), "player" a registered player's
+    # token or an API key, "key" an API key only; unset: "key" with API keys set, else "none"
+    create_identity: str = ""
+
+    def __post_init__(self) -> None:
+        if self.create_identity not in ("", *IDENTITIES):
+            raise ValueError(f"TAVERN_CREATE_IDENTITY is one of {', '.join(IDENTITIES)}")
+
+    @property
+    def identity_needed(self) -> str:
+        return self.create_identity or ("key" if self.api_keys else "none")
 
 
 _ENV = {f.name: f"TAVERN_{f.name.upper()}" for f in fields(Limits)}
@@ -45,5 +63,16 @@ def limits_from_env(env: Mapping[str, str]) -> Limits:
         if f.name == "api_keys":
             given[f.name] = frozenset(key.strip() for key in text.split(",") if key.strip())
         else:
-            given[f.name] = type(getattr(Limits(), f.name))(text)
+            kind = type(getattr(Limits(), f.name))
+            try:
+                given[f.name] = kind(text)
+            except ValueError:
+                raise ValueError(f"{_ENV[f.name]}={text!r} is not a number") from None
     return Limits(**given)
+
+
+def described() -> list[str]:
+    """A line for ``tavern --help`` per limit: its variable and default."""
+    unset = {"api_keys": "unset", "create_identity": "unset"}  # no key by default, so no identity needed
+    shown = {f.name: getattr(Limits(), f.name) for f in fields(Limits)} | unset
+    return [f"  {_ENV[name]:<36} ({default})" for name, default in shown.items()]

@@ -58,7 +58,9 @@ BACKLOG_AGE = Gauge(
 )
 CREATED = Counter("tavern_matches_created", "Matches created, by game.", ["game"])
 FINISHED = Counter("tavern_matches_finished", "Matches finished (first projected with a result), by game.", ["game"])
-ABANDONED = Counter("tavern_matches_abandoned", "Matches ended as abandoned (idle too long), by game.", ["game"])
+ABANDONED = Counter(
+    "tavern_matches_abandoned", "Matches ended as abandoned (every person left, or idle too long), by game.", ["game"]
+)
 ARCHIVED = Counter("tavern_matches_archived", "Matches archived and evicted from Redis, by how they ended.", ["ended"])
 ACTIVE = Gauge(
     "tavern_matches_active", "Matches being played (listed live), by game.", ["game"], multiprocess_mode="max"

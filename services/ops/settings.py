@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.ops import limits
 from services.ops.limits import Limits, limits_from_env
 
 
@@ -228,7 +229,11 @@ def from_env(env: dict[str, str] | os._Environ[str] | None = None) -> Settings:
         )
     if values["redis_url"] is None and "TAVERN_ARCHIVE_DIR" not in env:
         values["archive_dir"] = None  # embedded, nothing is kept: no archive unless asked for
-    return Settings(**values, limits=limits_from_env(env))
+    try:
+        limits = limits_from_env(env)
+    except ValueError as problem:
+        raise BadSetting(str(problem)) from None
+    return Settings(**values, limits=limits)
 
 
 def _what(problem: ValueError) -> str:
@@ -242,4 +247,5 @@ def described() -> str:
     for variable in VARIABLES:
         default = variable.default or "unset"
         lines.append(f"  {variable.name:<24} ({default}) {variable.help}")
-    return "\n".join(lines)
+    lines += ["limits on what one client may send, and how fast (default; 0 is off: docs/LIMITS.md):"]
+    return "\n".join([*lines, *limits.described()])

@@ -3,8 +3,9 @@
 The projector lists every match it projects: still playing (``keys.live(game)``, by the time of its newest
 event) or finished (``keys.FINISHED``, by when). A worker sweeps both every few seconds:
 
-- a match idle past ``idle_s`` is ended as abandoned: its meta is marked ``ended``, after which
-  append.lua takes nothing more for it, and it joins the finished ones;
+- a match idle past ``idle_s`` is ended as abandoned: ``Abandoned`` is appended through the command
+  path (services/commands/timeouts.py), so replays and ``tavern audit`` see it; once projected it
+  is finished like any other;
 - a match finished more than ``grace_s`` ago is archived: its export and meta are written to the
   archive, read back and checked, and only then are its keys deleted, all in one DEL.
 
@@ -22,12 +23,13 @@ import asyncio
 import hashlib
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from domain.games import game_ids
 from projections.chain import export_lines
 from services.commands import bots
-from services.commands.matches import Matches
+from services.commands.matches import Match, Matches
 from services.ops import logs, metrics
 from services.store import archive, keys
 from services.store.event_store import EventStore, Record
@@ -46,8 +48,10 @@ class Archiver:
         archived: archive.Archive,
         grace_s: float,
         idle_s: float,
+        abandon: Callable[[Match], Awaitable[str]],
         batch: int = 100,
     ) -> None:
+        self.abandon_match = abandon  # appends Abandoned (Timeouts.abandon_idle)
         self.events = events
         self.queue = queue
         self.matches = matches
@@ -82,14 +86,16 @@ class Archiver:
         return len(due)
 
     async def abandon(self, game_id: str, match_id: str, now: float) -> None:
-        # HSETNX alone would make a meta of a gone match
-        if await self.events.exists(keys.meta(match_id)) and await self.events.hsetnx(
-            keys.meta(match_id), "ended", "abandoned"
-        ):
-            metrics.ABANDONED.labels(game_id).inc()
-            log.info("match_abandoned", match_id=match_id, game=game_id)
+        match = await self.matches.get(match_id)
+        outcome = "ended" if match is None else await self.abandon_match(match)
+        if outcome == "moved":  # listed again by its newest event
+            return
+        quota = await self.events.hget(keys.meta(match_id), "quota")
         async with self.queue.pipeline(transaction=True) as pipe:
-            await pipe.zrem(keys.live(game_id), match_id).zadd(keys.FINISHED, {match_id: now}, nx=True).execute()
+            _give_back(pipe, match_id, quota)  # over either way: its creators' slots are free at once
+            if outcome == "ended":  # abandoned: the projector lists it once it has projected Abandoned
+                pipe.zrem(keys.live(game_id), match_id).zadd(keys.FINISHED, {match_id: now}, nx=True)
+            await pipe.execute()
 
     async def archive_match(self, match_id: str) -> None:
         fields = {k.decode(): v.decode() for k, v in (await self.events.hgetall(keys.meta(match_id))).items()}
@@ -97,7 +103,8 @@ class Archiver:
             records = await self.store.read(match_id)
             export = export_lines(fields["charter"], fields["seed"], [(record.body, record.hash) for record in records])
             packed = archive.compress(export)
-            ended = fields.get("ended", "finished")
+            ended = "abandoned" if records and records[-1].envelope.type == "Abandoned" else "finished"
+            ended = fields.get("ended", ended)  # the meta's mark: an idle match closed by an earlier version
             meta = json.dumps(
                 {
                     "format": FORMAT,
@@ -127,6 +134,7 @@ class Archiver:
         async with self.queue.pipeline(transaction=True) as pipe:
             if fields:
                 pipe.zrem(keys.live(fields["game"]), match_id)
+                _give_back(pipe, match_id, fields.get("quota"))
             await pipe.zrem(keys.FINISHED, match_id).execute()
 
     async def _verify(self, match_id: str, export: bytes, meta: bytes) -> None:
@@ -135,6 +143,12 @@ class Archiver:
         stored_meta = await self.archive.get(archive.meta_name(match_id))
         if packed is None or archive.decompress(packed) != export or stored_meta != meta:
             raise RuntimeError(f"match {match_id}: the archive did not give back what was written")
+
+
+def _give_back(pipe: Any, match_id: str, quota: str | bytes | None) -> None:
+    """The match's slots of its creators' open-matches quotas (its meta's ``quota``), given back."""
+    for holder in json.loads(quota or "[]"):
+        pipe.zrem(keys.open_matches(holder), match_id)
 
 
 def _idempotency(match_id: str, fields: dict[str, str], records: list[Record]) -> list[str]:

@@ -173,8 +173,23 @@ class Projector:
                 for views, (_, folded) in zip(written, moved, strict=True)
             ]
         )
-        await self.store.write_views(written, keys.NOTICES, notice)
-        await self._listed(moved)
+        results = [match.game.result(folded.state) for match, folded in moved]
+        live = [
+            ["ZADD", keys.live(match.game.id), repr(folded.last_time), match.id]
+            for (match, folded), result in zip(moved, results, strict=True)
+            if result is None
+        ]
+        if self.tails_in_claim:  # the projector's keys beside the views: listed in the views' write
+            await self.store.write_views(written, keys.NOTICES, notice, live)
+        else:  # on the queue's Redis, beside the views' write: neither waits for the other
+            await asyncio.gather(self.store.write_views(written, keys.NOTICES, notice), self._exchange(live))
+        finished = [
+            (match, folded, result)
+            for (match, folded), result in zip(moved, results, strict=True)
+            if result is not None
+        ]
+        if finished:
+            await self._finished(finished)
         metrics.PROJECTION.observe(time.perf_counter() - started)
         for match, folded in moved:
             if self.timeouts is not None and match.clock is not None:
@@ -193,20 +208,27 @@ class Projector:
             log.debug("projected", match_id=views.match_id, version=views.version)
             self._projected[views.match_id] = views.version  # only now: a failed bot turn is redone
 
-    async def _listed(self, moved: list[tuple[Match, Folded]]) -> None:
-        """List the matches as live (by their newest event) or finished, for the archiver."""
-        results = [match.game.result(folded.state) for match, folded in moved]
+    async def _exchange(self, commands: list[list[Any]]) -> None:
+        for answer in await self.link.exchange(commands) if commands else ():
+            reply(answer)
+
+    async def _finished(self, finished: list[tuple[Match, Folded, Any]]) -> None:
+        """List the finished matches for the archiver (once each: a redo does not count one twice)."""
         now = time.time()
-        async with self.queue.pipeline(transaction=False) as pipe:
-            for (match, folded), result in zip(moved, results, strict=True):
-                if result is None:
-                    pipe.zadd(keys.live(match.game.id), {match.id: folded.last_time})
-                else:
-                    pipe.zrem(keys.live(match.game.id), match.id).zadd(keys.FINISHED, {match.id: now}, nx=True)
-            answers = iter(await pipe.execute())
-        for (match, folded), result in zip(moved, results, strict=True):
-            next(answers)
-            if result is not None and next(answers):  # listed just now: a redo does not count it twice
+        commands: list[list[Any]] = []
+        for match, _, _ in finished:
+            commands.append(["ZREM", keys.live(match.game.id), match.id])
+            commands.append(["ZADD", keys.FINISHED, "NX", repr(now), match.id])
+            # its creators' open-matches slots, given back (beside the queue, as the listings)
+            commands += [["ZREM", keys.open_matches(holder), match.id] for holder in match.quota]
+        answers = iter([reply(answer) for answer in await self.link.exchange(commands)])  # every one checked
+        for match, folded, result in finished:
+            _, listed, *_ = (next(answers) for _ in range(2 + len(match.quota)))
+            if listed:  # listed just now: a redo does not count it twice
+                if result.details.get("ended") == "abandoned":  # services/commands/timeouts.py
+                    metrics.ABANDONED.labels(match.game.id).inc()
+                    log.info("match_abandoned", match_id=match.id, game=match.game.id, version=folded.version)
+                    continue
                 metrics.FINISHED.labels(match.game.id).inc()
                 winners = list(result.winners)
                 log.info(

@@ -1,18 +1,39 @@
 """The few plain commands off the hot path (a match's meta, idempotency records, a view, the entropy
-hash, a ping) on a Redis Cluster, through the same ClusterWire as the hot paths (cluster.py).
+hash, a ping; online play's players, lobby, clocks and ratings) on a Redis Cluster, through the same
+ClusterWire as the hot paths (cluster.py).
 
 Not redis-py's async RedisCluster: while a primary was down (5.x-8.1), it failed commands with an
 AttributeError from a connection it had half opened (the gateway's 500 instead of a 503), and it
 sends a command again after a connection error, writes included. The methods are the redis-py
-ones our callers use, with the same answers (bytes, RESP2)."""
+ones our callers use, with the same answers (bytes, RESP2).
+
+Online play's keys that are not a match's own (players and their tokens, the lobby's lists, the
+clocks' and abandonments' deadlines, each game's ratings) stay on the cluster too, beside the
+matches, rather than beside the queue: a player's token and the ratings are kept nowhere else
+(the queue's Redis holds only what the streams can rebuild), and on the cluster a write of them
+is WAIT-acknowledged and survives a failover like an append. Each of those keys sits on one slot,
+so on one primary: they are written per lobby action or per projection of a clocked match, far
+below what one primary carries. Their callers' pipelines (``pipeline``) are carried as redis-py's
+are: without a transaction, the commands go out at once, split by slot; with one, a WATCH is
+emulated, since a pipelined connection shared by every caller cannot hold a WATCH: ``watch``
+reads each watched key's DUMP, and ``execute`` runs the queued commands in one script
+(guarded.lua) only if every watched key still dumps the same, else raises WatchError as EXEC
+would. A transaction's keys must share a slot (they do: one match's meta, one game's ratings).
+"""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from services.store.cluster import ClusterWire
+from redis.exceptions import WatchError
+
+from services.store.cluster import ClusterWire, key_of
+
+GUARDED = (Path(__file__).parent / "guarded.lua").read_text()
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,70 +47,158 @@ class Registered:
         object.__setattr__(self, "sha", hashlib.sha1(self.script.encode()).hexdigest())
 
 
-class ClusterClient:
+def _pairs(flat: list[Any]) -> dict[bytes, bytes]:
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _flat(mapping: dict[Any, Any], scores: bool = False) -> list[Any]:
+    """A mapping as a command's words: HSET's field value..., ZADD's score member..."""
+    return [part for key, value in mapping.items() for part in ((value, key) if scores else (key, value))]
+
+
+class Commands:
+    """Each command our callers send, as its words and how its reply is read; ``_do`` runs or queues it."""
+
+    def _do(self, words: list[Any], write: bool, parse: Callable[[Any], Any] | None = None) -> Any:
+        raise NotImplementedError
+
+    def get(self, key: str) -> Any:
+        return self._do(["GET", key], False)
+
+    def set(self, key: str, value: Any, ex: int | None = None, nx: bool = False) -> Any:
+        words = ["SET", key, value, *(("EX", ex) if ex else ()), *(("NX",) if nx else ())]
+        return self._do(words, True, lambda answer: answer is not None)
+
+    def mget(self, keys: list[str]) -> Any:  # the keys of one match: one slot
+        return self._do(["MGET", *keys], False)
+
+    def hget(self, key: str, name: str) -> Any:
+        return self._do(["HGET", key, name], False)
+
+    def hmget(self, key: str, names: list[str]) -> Any:
+        return self._do(["HMGET", key, *names], False)
+
+    def hgetall(self, key: str) -> Any:
+        return self._do(["HGETALL", key], False, _pairs)
+
+    def hset(self, key: str, mapping: dict[str, Any]) -> Any:
+        return self._do(["HSET", key, *_flat(mapping)], True)
+
+    def hsetnx(self, key: str, name: str, value: Any) -> Any:
+        return self._do(["HSETNX", key, name, value], True, bool)
+
+    def hdel(self, key: str, *names: str) -> Any:
+        return self._do(["HDEL", key, *names], True)
+
+    def xadd(self, key: str, fields: dict[str, Any], maxlen: int, approximate: bool = True) -> Any:
+        return self._do(["XADD", key, "MAXLEN", "~" if approximate else "=", maxlen, "*", *_flat(fields)], True)
+
+    def exists(self, *names: str) -> Any:  # the names of one match: one slot
+        return self._do(["EXISTS", *names], False)
+
+    def delete(self, *names: str) -> Any:  # the names of one match: one slot
+        return self._do(["DEL", *names], True)
+
+    def sadd(self, key: str, *members: Any) -> Any:
+        return self._do(["SADD", key, *members], True)
+
+    def srem(self, key: str, *members: Any) -> Any:
+        return self._do(["SREM", key, *members], True)
+
+    def smembers(self, key: str) -> Any:
+        return self._do(["SMEMBERS", key], False, set)
+
+    def zadd(self, key: str, mapping: dict[Any, float], nx: bool = False) -> Any:
+        return self._do(["ZADD", key, *(("NX",) if nx else ()), *_flat(mapping, scores=True)], True)
+
+    def zrem(self, key: str, *members: Any) -> Any:
+        return self._do(["ZREM", key, *members], True)
+
+    def zrange(self, key: str, start: int, end: int) -> Any:
+        return self._do(["ZRANGE", key, start, end], False)
+
+    def zrangebyscore(self, key: str, low: Any, high: Any, start: int | None = None, num: int | None = None) -> Any:
+        limit = ("LIMIT", start, num) if start is not None and num is not None else ()
+        return self._do(["ZRANGEBYSCORE", key, low, high, *limit], False)
+
+
+class ClusterClient(Commands):
     def __init__(self, link: ClusterWire, acked: ClusterWire) -> None:
         self.link = link  # reads
         self.acked = acked  # writes: WAIT-acknowledged like the appends (a match created is kept)
 
-    async def _read(self, *command: Any) -> Any:
-        return _raised((await self.link.exchange([list(command)], reads=True))[0])
+    def _do(self, words: list[Any], write: bool, parse: Callable[[Any], Any] | None = None) -> Any:
+        return self._run(words, write, parse)
 
-    async def _write(self, *command: Any) -> Any:
-        return _raised((await self.acked.exchange([list(command)]))[0])
+    async def _run(self, words: list[Any], write: bool, parse: Callable[[Any], Any] | None) -> Any:
+        (answer,) = await (self.acked.exchange([words]) if write else self.link.exchange([words], reads=True))
+        answer = _raised(answer)
+        return parse(answer) if parse else answer
 
     def register_script(self, source: str) -> Registered:
         return Registered(source)
 
     async def ping(self) -> bool:
-        return await self._read("PING") == b"PONG"
+        return await self._run(["PING"], False, None) == b"PONG"
 
-    async def get(self, key: str) -> bytes | None:
-        return await self._read("GET", key)
-
-    async def set(self, key: str, value: Any, ex: int | None = None, nx: bool = False) -> bool:
-        command = ["SET", key, value, *(("EX", ex) if ex else ()), *(("NX",) if nx else ())]
-        return await self._write(*command) is not None
-
-    async def mget(self, keys: list[str]) -> list[bytes | None]:  # the keys of one match: one slot
-        return await self._read("MGET", *keys)
-
-    async def hget(self, key: str, name: str) -> bytes | None:
-        return await self._read("HGET", key, name)
-
-    async def hmget(self, key: str, names: list[str]) -> list[bytes | None]:
-        return await self._read("HMGET", key, *names)
-
-    async def hgetall(self, key: str) -> dict[bytes, bytes]:
-        flat = await self._read("HGETALL", key)
-        return dict(zip(flat[::2], flat[1::2], strict=True))
-
-    async def hset(self, key: str, mapping: dict[str, Any]) -> int:
-        return await self._write("HSET", key, *(part for pair in mapping.items() for part in pair))
-
-    async def hsetnx(self, key: str, name: str, value: Any) -> bool:
-        return bool(await self._write("HSETNX", key, name, value))
-
-    async def xadd(self, key: str, fields: dict[str, Any], maxlen: int, approximate: bool = True) -> bytes:
-        trim = ["MAXLEN", "~" if approximate else "=", maxlen]
-        return await self._write("XADD", key, *trim, "*", *(part for pair in fields.items() for part in pair))
-
-    async def exists(self, *names: str) -> int:  # the names of one match: one slot
-        return await self._read("EXISTS", *names)
-
-    async def delete(self, *names: str) -> int:  # the names of one match: one slot
-        return await self._write("DEL", *names)
-
-    async def sadd(self, key: str, *members: Any) -> int:
-        return await self._write("SADD", key, *members)
-
-    async def srem(self, key: str, *members: Any) -> int:
-        return await self._write("SREM", key, *members)
-
-    async def smembers(self, key: str) -> set[bytes]:
-        return set(await self._read("SMEMBERS", key))
+    def pipeline(self, transaction: bool = True) -> Pipeline:
+        return Pipeline(self, transaction)
 
     async def aclose(self) -> None:
         pass  # the connections are the links', closed with them
+
+
+class Pipeline(Commands):
+    """redis-py's asyncio Pipeline as our callers use it: queued commands, ``watch`` (while watching,
+    commands run at once), ``multi``, ``execute`` (module docstring)."""
+
+    def __init__(self, client: ClusterClient, transaction: bool) -> None:
+        self.client = client
+        self.transaction = transaction
+        self._reset()
+
+    def _reset(self) -> None:
+        self.queued: list[tuple[list[Any], Callable[[Any], Any] | None]] = []
+        self.watched: dict[Any, bytes] = {}  # key -> its DUMP when watched (b"": none)
+        self.watching = False
+
+    async def __aenter__(self) -> Pipeline:
+        return self
+
+    async def __aexit__(self, *_: Any) -> None:
+        self._reset()
+
+    def _do(self, words: list[Any], write: bool, parse: Callable[[Any], Any] | None = None) -> Any:
+        if self.watching:
+            return self.client._run(words, write, parse)
+        self.queued.append((words, parse))
+        return self
+
+    async def watch(self, *names: Any) -> None:
+        dumps = await self.client.link.exchange([["DUMP", name] for name in names], reads=True)
+        self.watched.update((name, _raised(dump) or b"") for name, dump in zip(names, dumps, strict=True))
+        self.watching = True
+
+    def multi(self) -> None:
+        self.watching = False
+
+    async def execute(self) -> list[Any]:
+        queued, watched = self.queued, self.watched
+        self._reset()
+        if not queued:
+            return []
+        if not self.transaction:
+            answers = await self.client.acked.exchange([words for words, _ in queued])
+        else:
+            names = [*watched, *(key_of(words) for words, _ in queued)]
+            commands = [part for words, _ in queued for part in (len(words), *words)]
+            script = ["EVAL", GUARDED, len(names), *names, len(watched), *watched.values(), *commands]
+            (answers,) = await self.client.acked.exchange([script])
+            if answers is None:
+                raise WatchError("a watched key changed")
+            answers = _raised(answers)
+        answers = [_raised(answer) for answer in answers]
+        return [parse(answer) if parse else answer for (_, parse), answer in zip(queued, answers, strict=True)]
 
 
 def _raised(answer: Any) -> Any:

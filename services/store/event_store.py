@@ -216,11 +216,13 @@ class EventStore:
     async def recall(self, idempotency: str) -> bytes | None:
         return await self.redis.get(idempotency)
 
-    async def write_views(self, written: list[ViewsAt], channel: str, notice: bytes) -> None:
+    async def write_views(
+        self, written: list[ViewsAt], channel: str, notice: bytes, also: Sequence[list[Any]] = ()
+    ) -> None:
         """Write each match's views with their checkpoint, only forwards (staged by a plain HSET,
-        then promote.lua), and publish one notice for them all, in one round trip. A notice may
-        carry views that another worker had already written as new: each is the fold of the same
-        log, and listeners keep the newest."""
+        then promote.lua), and publish one notice for them all, in one round trip, with the plain
+        commands ``also`` (their errors raised). A notice may carry views that another worker had
+        already written as new: each is the fold of the same log, and listeners keep the newest."""
         token = secrets.token_hex(4)  # a staging hash of this write's own
         staging: list[list[Any]] = []
         calls = []
@@ -233,7 +235,7 @@ class EventStore:
             staging += (command, ["PEXPIRE", staged, STAGED_TTL_MS])
             calls.append(Call(self._promote, [keys.views(views.match_id), staged], [views.version]))
         publish = ("PUBLISH", channel, notice)
-        for answer in await self.run(calls, before=staging, then=() if self.notices else publish):
+        for answer in await self.run(calls, before=[*staging, *also], then=() if self.notices else publish):
             reply(answer)
         if self.notices is not None:  # after the views: a notice never runs ahead of what it announces
             (published,) = await self.notices.exchange([list(publish)])

@@ -55,6 +55,14 @@ def live(game_id: str) -> str:
 
 # zset: match id -> when it finished (or was ended as abandoned): archived and evicted after a grace.
 FINISHED = "tavern:lifecycle:finished"
+
+
+def open_matches(holder: str) -> str:
+    """On the queue's Redis, zset: match id -> ms when it took its slot, the open matches of one
+    creator (services/commands/open_matches.py)."""
+    return f"tavern:open:{holder}"
+
+
 # The lobby (services/commands/lobby.py): open public matches, zset match id -> when created; one
 # for all games and one per game. Not per match: kept apart from the matches' own transactions.
 LOBBY = "tavern:lobby"
@@ -69,8 +77,13 @@ def lobby(game: str | None) -> str:
 CLOCKS = "tavern:clocks"
 
 
-def presence(match_id: str, seat: int) -> str:
-    """A string with a time to live: a gateway holds an open stream of this seat (refreshed while it does)."""
-    return f"match:{{{match_id}}}:here:{seat}"
+def presence(match_id: str) -> str:
+    """Hash: ``{seat}:{gateway}`` -> until when (unix s) that gateway holds an open stream of that
+    seat (refreshed while it does; the key outlives its last refresh by the same time to live)."""
+    return f"match:{{{match_id}}}:here"
+
+
+# Published (on the notices' Redis) with a match id when one of its seats connects or disconnects.
+PRESENCE = "tavern:presence"
 # zset: match id -> when it is abandoned (unix seconds): every played seat has gone, bots wait
 ABANDON = "tavern:abandon"

@@ -4,17 +4,23 @@ seals its log (services/store/event_store.py) under a charter. For benchmarks an
 from __future__ import annotations
 
 from domain.games import get_game, make_bot
-from domain.kernel import Table, bot_turn
+from domain.kernel import Setup, Table, bot_turn
 from domain.kernel.rng import DERIVATION
 from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, export_lines
 from services.store.event_store import Cause, seal
 
 
-def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = None, bot: str = "random") -> bytes:
+def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = None, bot: str = "random",
+                   recorded: tuple[int, dict] | None = None) -> bytes:
+    """``recorded``: the rules version and options of a charter written before the game had some of its
+    options (played as the fold reads such a charter); by default the game's version and every option."""
     game = get_game(game_id)
     setup = game.setup(seats, options)
+    version, charter_options = recorded or (game.rules_version, setup.options)
+    if recorded:
+        setup = Setup(seats, charter_options)
     charter = charter_text(
-        Charter(CHARTER_FORMAT, f"offline-{seed}", game.id, game.rules_version, seats, setup.options,
+        Charter(CHARTER_FORMAT, f"offline-{seed}", game.id, version, seats, charter_options,
                 commitment(seed), DERIVATION, [])
     )
     table = Table(game, setup, seed)

@@ -88,9 +88,10 @@ class Walk:
             seen[seat] = body
         return seen
 
-    async def send(self, seat: int, command: dict, kind: str, *statuses: int) -> dict:
+    async def send(self, seat: int, command: dict, kind: str, *statuses: int, prefer: str | None = None) -> dict:
         before = len(self.states) - 1
-        answer = await self.api.post(self.url + "/commands", json=command, headers=bearer(self.token(seat)))
+        headers = bearer(self.token(seat)) | ({"Prefer": prefer} if prefer else {})
+        answer = await self.api.post(self.url + "/commands", json=command, headers=headers)
         assert answer.status_code in statuses, answer.text
         kind = kind if answer.status_code == statuses[0] else "command answer"
         await self.sync()
@@ -138,7 +139,8 @@ async def walk_one(app, api, game_id: str, seed: int) -> dict[str, int]:
         if step % 7 == 3:
             await walk.send(actor, {"type": "NoSuchCommand"}, "bad request", 400)
             stale = {**command, "expected_version": len(walk.states) - 2}
-            await walk.send(actor, stale, "stale answer", 409)
+            # strict: a stale version the seat's options outlived would be decided (docs/API.md)
+            await walk.send(actor, stale, "stale answer", 409, prefer="handling=strict")
         await walk.send(actor, command, "command answer", 200)
         if walk.finished:  # from here on all may be revealed
             return walk.checked

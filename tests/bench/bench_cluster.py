@@ -48,17 +48,25 @@ def main() -> None:
         }
         processes: list[subprocess.Popen] = []
         ports: dict[str, int] = {}
+        # CPU per accepted command of each process a setup uses (the figure noise moves least)
+        nodes = {f"node-{i}": process.pid for i, process in enumerate(cluster.processes.values())}
+        pids: dict[str, dict[str, int]] = {
+            "single": {"redis": single.pid},
+            "cluster": {**nodes, "queue": queue.pid},
+            "cluster-nowait": {**nodes, "queue": queue.pid},
+        }
         try:
             for name, env in setups.items():
                 ports[name] = free_port()
                 processes.append(start(["serve", "--port", str(ports[name])], env, log))
                 processes.append(start(["worker"], env, log))
+                pids[name] |= {"gateway": processes[-2].pid, "worker": processes[-1].pid}
             for port in ports.values():
                 run(wait_healthy(port))
             for round_ in range(options.rounds):
                 for matches in options.matches:
                     for name, port in ports.items():
-                        figures = measure([port], matches, options.seconds, options.warmup, None, 0, 1)
+                        figures = measure([port], matches, options.seconds, options.warmup, pids[name], 0, 1)
                         print(json.dumps({"round": round_, "setup": name} | run(figures)), flush=True)
         finally:
             for process in processes:

@@ -7,6 +7,7 @@ asynchronous). The killed node is restarted once its replica serves, as a superv
 
     python -m tests.bench.bench_failover --kills 10 --wait 1
     python -m tests.bench.bench_failover --kills 10 --wait 0
+    python -m tests.bench.bench_failover --kills 10 --wait 1 --sync-delay 0
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ from services.store.cluster import ClusterWire
 from services.store.event_store import records_of
 from tests.service.client import bearer, seat_token
 from tests.service.conftest import free_port, service_env, spawn, start_redis, wait_healthy
+from tests.service.durable_play import GAMES
 from tests.service.redis_cluster import Cluster
-
-GAMES = [("heros-tavern", 3), ("tavern-masters", 2), ("mercenaries", 2), ("taverna", 2)]
 
 
 class Round:
@@ -114,9 +114,10 @@ async def one_kill(base: str, cluster: Cluster, link: ClusterWire) -> tuple[floa
     return took, run.unavailable, await lost(link, run)
 
 
-async def main(kills: int, wait: int) -> None:
+async def main(kills: int, wait: int, sync_delay_s: int | None) -> None:
+    extra = () if sync_delay_s is None else ("--repl-diskless-sync-delay", str(sync_delay_s))
     with tempfile.TemporaryDirectory() as directory:
-        cluster = Cluster(Path(directory)).start()
+        cluster = Cluster(Path(directory), extra=extra).start()
         queue, queue_url = start_redis(directory)
         env = service_env(cluster.url, QUEUE_URL=queue_url, TAVERN_WAIT_REPLICAS=str(wait), TAVERN_QUEUE="bench")
         port = free_port()
@@ -135,7 +136,9 @@ async def main(kills: int, wait: int) -> None:
             queue.kill()
             cluster.stop()
     times = [took for took, _, _ in results]
-    print(f"WAIT replicas: {wait}; kills: {kills}; cluster-node-timeout: {cluster.node_timeout_ms} ms")
+    delay = "Redis's default (5 s)" if sync_delay_s is None else f"{sync_delay_s} s"
+    print(f"WAIT replicas: {wait}; kills: {kills}; cluster-node-timeout: {cluster.node_timeout_ms} ms", end="; ")
+    print(f"diskless sync delay: {delay}")
     print("kill -> first accepted command (s):", " ".join(f"{t:.2f}" for t in times))
     print(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s")
     print(
@@ -150,5 +153,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--wait", type=int, default=1, help="TAVERN_WAIT_REPLICAS (0: off)")
+    parser.add_argument(
+        "--sync-delay", type=int, help="the nodes' repl-diskless-sync-delay (s): a primary's wait for more replicas"
+    )
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.kills, arguments.wait))
+    asyncio.run(main(arguments.kills, arguments.wait, arguments.sync_delay))

@@ -20,6 +20,15 @@ within minutes, and a floor measured after ours made the ratio swing with it. Wi
 then measures the peer the same way, after ours, on the same cores (tests/bench/peer/: a
 boardgame.io 0.50.2 server and its bot clients, which npm installs into the run's directory).
 
+--modes: how careful the clients are, each mode a line per --matches (and for the peer). plain:
+commands without a version. strict: each command carries the ``expected_version`` of the view it
+was chosen from, and a 409 is retried from the newest view (the peer: boardgame.io's stateID
+checked, a dropped move sent again from the newest state); ``stale_per_accepted`` counts the
+refusals, and a move's latency runs from its first try. exact: strict, asking for a 409 on every
+stale version (``Prefer: handling=strict``; the peer has no other strictness). Each line gives the
+server's CPU per accepted command (Redis, gateways, workers: ``server_cpu_us_per_command``, the
+peer's server the same) and the Redis commands per accepted command (INFO commandstats).
+
 With --ws each seat also plays on one WebSocket (/v1/matches/{id}/ws: its views and its commands),
 the two transports taking turns twice per --matches, each line saying its "transport".
 
@@ -93,8 +102,10 @@ class Conn(asyncio.Protocol):
             if waiter is not None and not waiter.done():
                 waiter.set_exception(exc or ConnectionError("the server closed the connection"))
 
-    async def request(self, method: str, path: str, body: bytes = b"", token: str | None = None) -> tuple[int, bytes]:
-        head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(body)}\r\n"
+    async def request(
+        self, method: str, path: str, body: bytes = b"", token: str | None = None, extra: str = ""
+    ) -> tuple[int, bytes]:
+        head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(body)}\r\n{extra}"
         if token:
             head += f"Authorization: Bearer {token}\r\n"
         if body:
@@ -156,6 +167,8 @@ class Conn(asyncio.Protocol):
         while (cut := self.events.find(b"\n\n")) >= 0:
             event = bytes(self.events[:cut])
             del self.events[: cut + 2]
+            if b"event: view\n" not in event:
+                continue  # a keepalive, or "presence" (who is connected)
             for line in event.split(b"\n"):
                 if line.startswith(b"data: "):
                     self.on_data(line[6:])
@@ -184,8 +197,23 @@ class Answered(msgspec.Struct):
     version: int
 
 
+class Refused(msgspec.Struct):
+    """A refusal; a stale version's names the version the match is at."""
+
+    version: int | None = None
+
+
 seen_view = msgspec.json.Decoder(Seen).decode
 answered = msgspec.json.Decoder(Answered).decode
+_refused = msgspec.json.Decoder(Refused).decode
+
+
+def stale_at(body: bytes) -> int | None:
+    """The version a 409 says the match is at, if it says."""
+    try:
+        return _refused(body).version
+    except msgspec.DecodeError:
+        return None
 
 
 class Pacer:
@@ -204,9 +232,15 @@ class Pacer:
 
 
 class Stats:
-    def __init__(self, rate: float = 0) -> None:
+    def __init__(self, rate: float = 0, mode: str = "plain") -> None:
         self.pacer = Pacer(rate)
+        self.mode = mode
+        # strict and exact: each command carries the version of the view it was chosen from;
+        # exact also asks for a 409 on every stale version (Prefer: handling=strict)
+        self.strict = mode in ("strict", "exact")
+        self.prefer = "Prefer: handling=strict\r\n" if mode == "exact" else ""
         self.accepted = 0
+        self.stale = 0  # 409s while measuring (strict): each is retried from the newest view
         self.statuses: dict[int, int] = {}
         self.command_s: list[float] = []
         self.own_view_s: list[float] = []
@@ -293,12 +327,14 @@ class Match:
         conn = await Conn(self.port).open()
         self.conns.append(conn)
         path = f"/v1/matches/{self.id}/commands"
-        return lambda command: conn.request("POST", path, command, token)
+        prefer = self.stats.prefer
+        return lambda command: conn.request("POST", path, command, token, prefer)
 
     async def play(self, seat: int, token: str) -> None:
         send = await self.sender(seat, token)
         acted_on = 0  # the version of the view last acted on
         awaiting = 0  # the version of our last accepted command: older views do not show it yet
+        first_try: float | None = None  # when this move was first sent (a 409 is retried)
         while True:
             await self.wake[seat].wait()
             await self.stats.go.wait()
@@ -308,8 +344,11 @@ class Match:
                 continue
             acted_on = view.version
             command = bytes(self.rng.choice(view.legal))
+            if self.stats.strict:  # the view's version, the last member of the command's object
+                command = b'%s,"expected_version":%d}' % (command[:-1], view.version)
             await self.stats.pacer.turn()
             started = time.perf_counter()
+            first_try = first_try or started
             status, raw = await send(command)
             now = time.perf_counter()
             stats = self.stats
@@ -321,11 +360,17 @@ class Match:
                     stats.command_s.append(now - started)
                 self.answered[version] = now
                 self.answering[version] = seat
-                self.sent[version] = started
+                self.sent[version] = first_try  # a move's time runs from its first try
+                first_try = None
                 if version <= min(self.seen):
                     self.wake[seat].set()
             else:
-                self.wake[seat].set()  # refused (a stale view): look again at the newest
+                # refused (a stale view): retried from the newest view, which may be newer than
+                # the stream has shown yet (the 409 names the version: wait for it)
+                stats.stale += stats.measuring and status == 409
+                if status == 409 and (newer := stale_at(raw)) is not None:
+                    awaiting = max(awaiting, newer)
+                self.wake[seat].set()
 
 
 class WsAnswer(msgspec.Struct):
@@ -334,6 +379,7 @@ class WsAnswer(msgspec.Struct):
 
 
 VIEW_FRAME = '{"kind":"view","view":'  # how the gateway starts a view's frame (ws_endpoint.py)
+PRESENCE_FRAME = '{"kind":"presence"'  # and a presence frame's: who is connected
 
 
 class WsMatch(Match):
@@ -351,7 +397,7 @@ class WsMatch(Match):
             async for frame in ws:
                 if frame.startswith(VIEW_FRAME):
                     self.saw(seat, frame[len(VIEW_FRAME) : -1].encode())
-                else:
+                elif not frame.startswith(PRESENCE_FRAME):
                     answers.put_nowait(frame.encode())
 
         reader = asyncio.create_task(receive())
@@ -435,21 +481,44 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-class Phase:
-    """Wall time and CPU time by process, summed over the slices of one kind of load."""
+def redis_calls(port: int | None) -> dict[str, int]:
+    """Calls so far of each Redis command (INFO commandstats), or nothing without a Redis of ours."""
+    if port is None:
+        return {}
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"INFO commandstats\r\n")
+        reply = b""
+        while not reply.startswith(b"$") or reply.count(b"\r\n") < 2 or not reply.endswith(b"\r\n"):
+            reply += sock.recv(65536)
+    calls = {}
+    for line in reply.decode().splitlines():
+        if line.startswith("cmdstat_"):
+            name, _, fields = line[8:].partition(":")
+            calls[name] = int(fields.split(",")[0].split("=")[1])
+    return calls
 
-    def __init__(self, pids: dict[str, int]) -> None:
+
+class Phase:
+    """Wall time, CPU time by process and Redis commands by name, summed over the slices of one
+    kind of load: per command, figures that a shared machine's drifting speed hardly moves."""
+
+    def __init__(self, pids: dict[str, int], redis_port: int | None = None) -> None:
         self.pids = pids
+        self.redis_port = redis_port
         self.elapsed = 0.0
         self.cpu = dict.fromkeys(pids, 0.0)
+        self.calls: dict[str, int] = {}
 
     @contextlib.contextmanager
     def timed(self) -> Iterator[None]:
         began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+        calls = redis_calls(self.redis_port)
         yield
         self.elapsed += time.perf_counter() - began
         for name, pid in self.pids.items():
             self.cpu[name] += cpu_seconds(pid) - before[name]
+        for name, count in redis_calls(self.redis_port).items():
+            self.calls[name] = self.calls.get(name, 0) + count - calls.get(name, 0)
 
 
 async def measure(
@@ -461,18 +530,20 @@ async def measure(
     rate: float = 0,
     slices: int = 4,
     kind: type[Match] = Match,
+    redis_port: int | None = None,
+    mode: str = "plain",
 ) -> dict:
     """Our matches and the bare endpoint, measured in alternating slices (the matches held while
     the floor runs), so that both see the same machine: its speed drifts within minutes here."""
     pids = {**(pids or {}), "client": os.getpid()}
-    stats = Stats(rate)
+    stats = Stats(rate, mode)
     stop = asyncio.Event()
     runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches), kind))
     clients = min(4 * matches, 256)
     bare = Floor(ports, clients)
     await bare.open()
     await asyncio.sleep(warmup)
-    ours, floors = Phase(pids), Phase(pids)
+    ours, floors = Phase(pids, redis_port), Phase(pids)
     for index in range(slices):
         if index:
             stats.go.set()
@@ -495,9 +566,11 @@ async def measure(
     return {
         "matches": matches,
         "transport": "websocket" if kind is WsMatch else "sse+post",
+        "mode": mode,
         **({"rate_limit": round(1 / stats.pacer.interval)} if stats.pacer.interval else {}),
         "accepted_per_s": round(rate),
         "statuses": stats.statuses,
+        "stale_per_accepted": round(stats.stale / max(1, stats.accepted), 2),
         "command_ms_p50": round(pct(stats.command_s, 0.5), 2),
         "command_ms_p99": round(pct(stats.command_s, 0.99), 2),
         "own_view_ms_p50": round(pct(stats.own_view_s, 0.5), 2),
@@ -519,7 +592,15 @@ async def measure(
         "floor_cpu_us_per_request": {name: round(used / floor_requests * 1e6) for name, used in floors.cpu.items()},
         # CPU per accepted command, by process (us): where the time goes
         "cpu_us_per_command": {name: round(used / max(1, stats.accepted) * 1e6) for name, used in ours.cpu.items()},
+        # the server's part (Redis, gateways, workers): the peer's figure of the same name is its server's
+        "server_cpu_us_per_command": round(
+            sum(used for name, used in ours.cpu.items() if name != "client") / max(1, stats.accepted) * 1e6
+        ),
         "cpu_share_of_2_cores": round(sum(ours.cpu.values()) / ours.elapsed / 2, 2),
+        # Redis commands per accepted command, by name (INFO commandstats of the Redis started here)
+        "redis_calls_per_command": {
+            name: round(count / max(1, stats.accepted), 3) for name, count in sorted(ours.calls.items()) if count
+        },
     }
 
 
@@ -536,7 +617,7 @@ async def wait_healthy(port: int) -> None:
     sys.exit("the gateway did not start")
 
 
-def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path) -> None:
+def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path, modes: list[str]) -> None:
     """The peer on the same machine in the same run: a boardgame.io 0.50.2 server (one Node
     process, socket.io, in-memory storage) and a Node process of bot clients that never pause,
     on a 4-seat simultaneous card draft (tests/bench/peer/). Needs node and npm."""
@@ -551,17 +632,26 @@ def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path) ->
     # JSON-safety and loads immer's development build
     env = dict(os.environ, NODE_ENV="production")
     for matches in counts:
-        port = free_pair()
-        with open(workdir / "peer.log", "ab") as log:
-            server = subprocess.Popen([node, "server.js"], cwd=peer, env=env | {"PORT": str(port)}, stdout=log)
-        try:
-            run(wait_listening(port))
-            args = [node, "bench.js", str(port), str(matches), str(seconds), str(warmup), str(server.pid)]
-            line = subprocess.run(args, cwd=peer, env=env, capture_output=True, text=True, check=True).stdout
-            print(line.strip(), flush=True)
-        finally:
-            server.terminate()
-            server.wait(10)
+        for mode in dict.fromkeys("strict" if mode == "exact" else mode for mode in modes):
+            run_peer_once(node, peer, env | {"PEER_MODE": mode}, matches, seconds, warmup, workdir)
+
+
+def run_peer_once(
+    node: str, peer: Path, env: dict[str, str], matches: int, seconds: float, warmup: float, workdir: Path
+) -> None:
+    """One line of the peer's figures; PEER_MODE strict: its stateID checked (tests/bench/peer/game.js)."""
+    port = free_pair()
+    with open(workdir / "peer.log", "ab") as log:
+        # its log too: strict, it writes a line for every stale move it drops
+        server = subprocess.Popen([node, "server.js"], cwd=peer, env=env | {"PORT": str(port)}, stdout=log, stderr=log)
+    try:
+        run(wait_listening(port))
+        args = [node, "bench.js", str(port), str(matches), str(seconds), str(warmup), str(server.pid)]
+        line = subprocess.run(args, cwd=peer, env=env, capture_output=True, text=True, check=True).stdout
+        print(line.strip(), flush=True)
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def free_pair() -> int:
@@ -596,14 +686,18 @@ def rates(options: argparse.Namespace) -> list[float]:
     return options.rate
 
 
-def measure_all(options: argparse.Namespace, ports: list[int], pids: dict[str, int] | None) -> None:
+def measure_all(
+    options: argparse.Namespace, ports: list[int], pids: dict[str, int] | None, redis_port: int | None = None
+) -> None:
     """One line of figures per --matches."""
     # --ws: SSE + POST and the WebSocket take turns, twice, so that both see the same drifting machine
     kinds = [Match, WsMatch] * 2 if options.ws else [Match]
     for matches, rate in zip(options.matches, rates(options), strict=True):
-        for kind in kinds:
-            figures = measure(ports, matches, options.seconds, options.warmup, pids, rate, options.slices, kind)
-            print(json.dumps(run(figures)), flush=True)
+        for mode in options.modes:
+            for kind in kinds:
+                args = (ports, matches, options.seconds, options.warmup, pids, rate, options.slices, kind, redis_port)
+                figures = measure(*args, mode=mode)
+                print(json.dumps(run(figures)), flush=True)
 
 
 def start(args: list[str], env: dict[str, str], log) -> subprocess.Popen:
@@ -622,6 +716,15 @@ def main() -> None:
     parser.add_argument("--peer", action="store_true", help="then measure the peer the same way (node, npm)")
     parser.add_argument("--ws", action="store_true", help="also each seat on one WebSocket, in turns with SSE + POST")
     parser.add_argument(
+        "--modes",
+        nargs="+",
+        choices=["plain", "strict", "exact"],
+        default=["plain"],
+        help="strict: each command carries expected_version, a 409 is retried from the newest view"
+        " (the peer: boardgame.io's stateID checked); exact: strict with Prefer: handling=strict, every"
+        " stale version a 409 (the peer: as strict)",
+    )
+    parser.add_argument(
         "--rate", type=float, nargs="+", default=[0], help="commands/s of all seats, one per --matches (0: no limit)"
     )
     parser.add_argument(
@@ -635,7 +738,7 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="tavern-bench-"))
     log = open(workdir / "service.log", "wb")  # noqa: SIM115 (lives as long as the run)
     try:
-        url = options.redis_url
+        url, redis_port = options.redis_url, None
         if url is None:
             redis_port = free_port()
             binary = shutil.which("redis-server") or sys.exit("redis-server is missing")
@@ -645,7 +748,8 @@ def main() -> None:
             time.sleep(0.3)
         env = dict(os.environ, REDIS_URL=url, TAVERN_BENCH="1", LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
         # one client plays every match: no per-client rate limits (services/ops/limits.py)
-        env |= {"TAVERN_CREATES_PER_S": "0", "TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0"}
+        env |= {"TAVERN_CREATES_PER_S": "0", "TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0",
+                "TAVERN_OPEN_MATCHES": "0"}
         ports = [free_port() for _ in range(options.gateways)]
         pids = {"redis": processes[0].pid} if options.redis_url is None else {}
         for index, port in enumerate(ports):
@@ -658,14 +762,14 @@ def main() -> None:
             run(wait_healthy(port))
         setup = {"redis": url, "gateways": len(ports), "workers": options.workers, "seconds": options.seconds}
         print(json.dumps(setup | {"log": str(workdir)}))
-        measure_all(options, ports, pids)
+        measure_all(options, ports, pids, redis_port)
     finally:
         for process in reversed(processes):
             process.terminate()
         for process in processes:
             process.wait(10)
     if options.peer:
-        run_peer(options.matches, options.seconds, options.warmup, workdir)
+        run_peer(options.matches, options.seconds, options.warmup, workdir, options.modes)
 
 
 if __name__ == "__main__":

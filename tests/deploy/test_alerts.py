@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 from prometheus_client import REGISTRY
 
 from services.ops import metrics
@@ -32,6 +33,16 @@ def test_promtool_checks_the_rules_and_their_tests():
         [promtool(), "test", "rules", "alerts_test.yml"], cwd=Path(__file__).parent, capture_output=True, text=True
     )
     assert tested.returncode == 0, tested.stdout + tested.stderr
+
+
+def test_promtool_checks_prometheus_yml_and_the_rules_it_loads():
+    checked = subprocess.run(
+        [promtool(), "check", "config", str(DEPLOY / "prometheus.yml")], capture_output=True, text=True
+    )
+    assert checked.returncode == 0 and "1 rule files found" in checked.stdout, checked.stdout + checked.stderr
+    jobs = {job["job_name"] for job in yaml.safe_load((DEPLOY / "prometheus.yml").read_text())["scrape_configs"]}
+    # the alert rules' job labels are the scrape jobs'
+    assert set(re.findall(r'job="([a-z-]+)"', (DEPLOY / "alerts.yml").read_text())) <= jobs
 
 
 def exported() -> set[str]:

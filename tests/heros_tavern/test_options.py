@@ -45,3 +45,27 @@ def test_zero_entertainment_second_is_an_option():
     assert entertainment([2, 1, 0], zero_second=True) == (6, 3, 0)
     spec = next(s for s in GAME.options if s.name == "zero_entertainment_second")
     assert spec.default is False and spec.description
+
+
+def test_staff_copies_once_is_an_option():
+    """HT-8: two copies of one staff card each score (default); ``staff_copies`` = ``once``: the second
+    adds nothing. Played through the rules: the round's last pick scores two Shopkeepers with 3 Markets."""
+    from msgspec.structs import replace
+
+    from domain.heros_tavern.commands import PickCard
+    from domain.heros_tavern.events import TavernsScored
+    from tests.heros_tavern.helpers import Cards, last_pick, of_type, run
+
+    spec = next(s for s in GAME.options if s.name == "staff_copies")
+    assert spec.default == "each" and spec.choices == ("each", "once") and spec.description
+    shopkeepers = {}
+    for reading in ("each", "once"):
+        cards = Cards()
+        mine = [*cards.take("shopkeeper", 2), *cards.take("market", 3), *cards.take("jester", 2)]
+        hands = [*cards.take("food"), *cards.take("food"), *cards.take("food")]
+        state = last_pick(cards, [mine, cards.take("lodging"), cards.take("lodging")], hands)
+        state = replace(state, options={**state.options, "staff_copies": reading})
+        _, events = run(state, *((seat, PickCard(card=hands[seat])) for seat in range(3)))
+        row = of_type(events, TavernsScored)[0].rows[0]
+        shopkeepers[reading] = (row.shopkeeper, row.jester)
+    assert shopkeepers == {"each": (8, 2), "once": (4, 1)}  # Markets + 1 = 4 each; Jester with no show: 1

@@ -24,7 +24,8 @@ def test_the_registry_finds_the_game():
 def test_three_to_five_seats_with_defaults_filled_in(seats):
     setup = GAME.setup(seats)
     assert setup.seats == seats
-    assert setup.options == {"shopkeeper_cap": False, "zero_entertainment_second": False, "finite_tokens": False}
+    assert setup.options == {"shopkeeper_cap": False, "zero_entertainment_second": False, "finite_tokens": False,
+                             "staff_copies": "each"}
 
 
 @pytest.mark.parametrize("seats", [0, 1, 2, 6])
@@ -45,7 +46,7 @@ def test_unknown_options_and_bad_values_are_refused(options):
 
 def test_an_option_value_is_kept():
     assert GAME.setup(3, {"shopkeeper_cap": True}).options == {
-        "shopkeeper_cap": True, "zero_entertainment_second": False, "finite_tokens": False}
+        "shopkeeper_cap": True, "zero_entertainment_second": False, "finite_tokens": False, "staff_copies": "each"}
 
 
 def test_the_deck_holds_118_cards_in_the_rulebook_counts():

@@ -120,3 +120,17 @@ def test_the_online_games_pass_the_conformance_harness(game_id):
     seats = max(game.min_seats, min(3, game.max_seats))
     for index in range(3):
         check_match(game, game.setup(seats), seed=f"online-{game_id}-{index}")
+
+
+@pytest.mark.parametrize("how", ["concede", "forfeit"])
+def test_a_seat_that_gives_up_in_a_match_of_three_ranks_last_whether_it_conceded_or_forfeited(how):
+    """A forfeit (the clock's limit with ``forfeit``) is a concession: the seat ranks last, whatever
+    rank the bot playing it on reaches; a seat taken over for its timeouts keeps its bot's rank."""
+    t = table("heros-tavern", 3, seed="forfeit")
+    seat = t.actors()[0]
+    given_up = t.submit(seat, Concede() if how == "concede" else TimedOut(limit=1, forfeit=True))
+    assert given_up[-1] == Conceded(seat=seat) and bot_seats(t.state) == {seat}
+    play_out(t)
+    result = t.game.result(t.state)
+    assert max(result.standings, key=lambda s: s.rank).seat == seat and seat not in result.winners
+    assert sorted(s.rank for s in result.standings)[-1] == 3 and result.details["conceded"] == [seat]

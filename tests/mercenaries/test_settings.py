@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from domain.mercenaries import GAME
 from domain.mercenaries import events as ev
-from domain.mercenaries.commands import ATTACK, DEFENCE, DeclareAttack, SetPosition
+from domain.mercenaries.commands import ATTACK, DEFENCE, DeclareAttack, SellMercenary, SetPosition
 from domain.mercenaries.content import SETTINGS
 from domain.mercenaries.state import MORNING
 from tests.mercenaries.build import Dice, card, merc, of_type, player, position, refused, send
@@ -55,3 +56,19 @@ def test_attack_vs_attack_trash_reading_is_an_option():
         combat, gone = of_type(events, ev.Combat)[0], of_type(events, ev.MercenariesTrashed)[0]
         assert combat.loser == 1 and not combat.overrun and (gone.seat, gone.cards[0]) == trashed
     assert GAME.initial(GAME.setup(2, {"ava_trash": "lowest_overall"})).trash_lowest_overall
+
+
+def test_selling_a_field_mercenary_is_an_option():
+    """"Sell 1 mercenary for its Contract value": our reading sells from the hand only; option
+    ``sell_from`` = ``hand_or_field`` sells a mercenary on the field too (it goes to the Trash)."""
+    spec = next(s for s in GAME.options if s.name == "sell_from")
+    assert spec.default == "hand" and spec.description
+    elite = card(0, "9")
+    state = position(player(0, field=(merc(0, "9"),), gold=50), phase=MORNING)
+    assert refused(state, 0, SellMercenary(card=elite)) == "card_not_in_hand"
+    wider = replace(state, sell_from_field=True)
+    assert SellMercenary(card=elite) in GAME.legal(wider, 0)
+    events, after = send(wider, 0, SellMercenary(card=elite))
+    assert events == [ev.MercenarySold(seat=0, card=elite, price=6)]
+    assert after.players[0].field == () and after.players[0].trash == (elite,) and after.players[0].gold == 56
+    assert GAME.initial(GAME.setup(2, {"sell_from": "hand_or_field"})).sell_from_field

@@ -85,7 +85,7 @@ async def read_stream(
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         async for event in sse_frames(response):
-            if "data" in event:
+            if event.get("event") == "view":  # not "presence": who is connected
                 data = json.loads(event["data"])
                 into.append({"id": int(event["id"]), "event": event.get("event"), "view": data})
                 if data["status"] == "finished":

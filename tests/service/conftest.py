@@ -141,7 +141,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def service_env(redis: str | None, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
     # one test client makes every request: no per-client rate limits unless a test sets them
-    unlimited = {"TAVERN_CREATES_PER_S": "0", "TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0"}
+    unlimited = {"TAVERN_CREATES_PER_S": "0", "TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0",
+                 "TAVERN_OPEN_MATCHES": "0"}
     env |= {"LOG_LEVEL": "warning", "TAVERN_LEASE_S": "1", "PYTHONPATH": str(ROOT), **unlimited, **extra}
     if redis is not None:
         env["REDIS_URL"] = redis
@@ -172,6 +173,20 @@ def serve_healthy(processes, env: dict[str, str]) -> tuple[str, subprocess.Popen
     gateway = processes(["serve", "--port", str(port)], env)
     wait_healthy(base, gateway)
     return base, gateway
+
+
+def serve_all(processes, env: dict[str, str], gateways: int = 2, workers: int = 1) -> list[str]:
+    """``gateways`` `tavern serve` and ``workers`` `tavern worker` processes on one ``env``, once every
+    gateway is healthy: their base URLs."""
+    started = []
+    for _ in range(gateways):
+        port = free_port()
+        started.append((f"http://127.0.0.1:{port}", processes(["serve", "--port", str(port)], env)))
+    for _ in range(workers):
+        processes(["worker"], env)
+    for base, gateway in started:
+        wait_healthy(base, gateway)
+    return [base for base, _ in started]
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ import msgspec
 from projections.chain import Envelope, ExportEntry
 from tests.service.client import bearer, seat_token
 
+GAMES = [("heros-tavern", 3), ("tavern-masters", 2), ("mercenaries", 2), ("taverna", 2)]
 RETRY_S = 0.1  # sooner than Retry-After's second: the tests time how soon the service is back
 
 
@@ -89,6 +90,41 @@ def lost(export: bytes, match_id: str, tally: Tally) -> list[tuple[int, str]]:
         logged.add((body.version, body.command.idempotency_key))
     acknowledged = [(version, key) for match, version, key in tally.acknowledged if match == match_id]
     return [(version, key) for version, key in acknowledged if (version, key) not in logged]
+
+
+async def create_all(api: httpx.AsyncClient, tally: Tally, copies: int = 1) -> list[dict]:
+    """``copies`` matches of each game, a human in seat 0 and bots in the others."""
+    created = []
+    for _ in range(copies):
+        for game, seats in GAMES:
+            body = {"game": game, "seats": seats, "bots": list(range(1, seats))}
+            answer = await call(api, tally, "POST", "/v1/matches", json=body)
+            assert answer.status_code == 201, answer.text
+            created.append(answer.json())
+    return created
+
+
+async def play_all(bases: list[str], created: list[dict], tally: Tally) -> None:
+    """Every match played to its end, the matches' human seats alternating between ``bases``."""
+    clients = [httpx.AsyncClient(base_url=base, timeout=30) for base in bases]
+    try:
+        await asyncio.gather(
+            *(play(clients[i % len(clients)], match, 0, seed=i, tally=tally) for i, match in enumerate(created))
+        )
+    finally:
+        for client in clients:
+            await client.aclose()
+
+
+async def check_exports(base: str, created: list[dict], tally: Tally, directory) -> None:
+    """Every acknowledged command is in its match's export, and every export passes ``tavern audit``."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as api:
+        for match in created:
+            export = await exported(api, match, tally)
+            assert lost(export, match["match_id"], tally) == [], "an acknowledged command is not in the log"
+            path = directory / f"{match['match_id']}.jsonl"
+            path.write_bytes(export)
+            audit(path)
 
 
 def audit(path) -> None:

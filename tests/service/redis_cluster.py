@@ -41,9 +41,12 @@ def _binary(name: str) -> str:
 
 
 class Cluster:
-    def __init__(self, directory: Path, nodes: int = 6, node_timeout_ms: int = NODE_TIMEOUT_MS) -> None:
+    def __init__(
+        self, directory: Path, nodes: int = 6, node_timeout_ms: int = NODE_TIMEOUT_MS, extra: tuple[str, ...] = ()
+    ) -> None:
         self.directory = directory
         self.node_timeout_ms = node_timeout_ms
+        self.extra = extra  # more redis-server arguments for every node
         self.ports = [free_node_port() for _ in range(nodes)]
         self.processes: dict[int, subprocess.Popen] = {}
 
@@ -58,7 +61,7 @@ class Cluster:
             "--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf",
             "--cluster-node-timeout", str(self.node_timeout_ms),
             "--cluster-replica-validity-factor", "0",  # a replica always may take over (the test kills at will)
-            "--save", "", "--appendonly", "no", "--logfile", f"redis-{port}.log",
+            "--save", "", "--appendonly", "no", "--logfile", f"redis-{port}.log", *self.extra,
         ]  # fmt: skip
         self.processes[port] = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         client = self.client(port)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from domain.tavern_masters.content import deck_cards, definitions, instances
+import pytest
+
+from domain.tavern_masters.content import CARD_LISTS, deck_cards, definitions, instances
 from domain.tavern_masters.terms import DRINK_TYPES, drink_type
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "tavern-masters"
@@ -24,12 +26,22 @@ def test_rulebook_cards_are_marked_as_such():
     assert (barmaid.provenance, barmaid.npc_type, barmaid.cost, barmaid.free_with) == ("rulebook", "Wench", 2, "Cheese")
 
 
-def test_decks_are_large_enough_for_six_seats():
+@pytest.mark.parametrize("card_list", CARD_LISTS)
+def test_decks_are_large_enough_for_six_seats(card_list):
     # six seats draft 24 Tavern cards and are dealt 18 Patrons and 18 Tavern cards a round
-    assert len(deck_cards("tavern", False)) >= 70
-    assert len(deck_cards("patron", False)) >= 70
-    assert len(deck_cards("deed", True)) >= 40
-    assert deck_cards("deed", False) == ()
+    assert len(deck_cards("tavern", False, card_list)) >= 70
+    assert len(deck_cards("patron", False, card_list)) >= 70
+    assert len(deck_cards("deed", True, card_list)) >= 40
+    assert deck_cards("deed", False, card_list) == ()
+
+
+def test_card_list_2_changes_only_our_cards():
+    one, two = (set(deck_cards("tavern", True, n) + deck_cards("patron", True, n)) for n in (1, 2))
+    changed = {instances()[c].id for c in one ^ two}
+    assert changed == {"serving-wench", "traveling-bard", "juggler", "tavern-wench", "wandering-bard",
+                       "fire-juggler", "tip-jar"}
+    assert all(definitions()[c].provenance == "ours" for c in changed)
+    assert {c for c in changed if definitions()[c].lists == (1,)} == {"serving-wench", "traveling-bard", "juggler"}
 
 
 def test_red_gem_cards_only_with_dirty_deeds():

@@ -20,7 +20,8 @@ def test_registered_with_one_to_six_seats_and_its_options():
     game = get_game("tavern-masters")
     assert game is GAME and (game.min_seats, game.max_seats) == (1, 6)
     assert game.setup(1, {"mode": "solo"}).options == {
-        "mode": "solo", "challenge": "buzzed", "dirty_deeds": False, "round_cap": 10}
+        "mode": "solo", "challenge": "buzzed", "dirty_deeds": False, "round_cap": 10, "draft": "2018",
+        "card_list": 2}
     assert isinstance(make_bot(game, "greedy"), GreedyBot)
 
 

@@ -53,6 +53,26 @@ def test_draft_ends_with_three_cards_and_the_last_card_discarded():
     assert t.state.phase in ("mulligan", "day")
 
 
+def test_the_booklets_draft_keeps_all_four_as_an_option():
+    """RULINGS.md 5: the 2018 rules keep 3 and discard the last card; option ``draft`` = ``booklet``
+    keeps picking "until they are handed their last card to keep"."""
+    spec = next(s for s in GAME.options if s.name == "draft")
+    assert spec.default == "2018" and spec.description
+    t = table(3, draft="booklet")
+    packets = [p.packet for p in t.state.players]
+    for _ in range(3):
+        pick_first(t)
+    assert t.state.phase == "draft" and [len(p.packet) for p in t.state.players] == [1, 1, 1]
+    pick_first(t)
+    assert [len(p.hand) for p in t.state.players] == [4, 4, 4] and t.state.discards.get("tavern", ()) == ()
+    assert sorted(c for p in t.state.players for c in p.hand) == sorted(c for packet in packets for c in packet)
+    assert t.state.phase in ("mulligan", "day")
+    solo = table(1, mode="solo", draft="booklet")  # a single seat draws 4-3-2-1 either way
+    for _ in range(3):
+        pick_first(solo)
+    assert len(solo.state.players[0].hand) == 4 and len(solo.state.discards["tavern"]) == 6
+
+
 def test_solo_draws_four_three_two_one():
     t = table(1, mode="solo")
     sizes = []

@@ -1,132 +1,258 @@
-"""Trading: an offer from one seat, answered by the other, checked again on acceptance."""
+"""Trading (RULINGS.md 22-27): offers written in steps, any mix of cards and Gold, answered by the
+other seat, checked again on acceptance; one offer to each seat a phase; gifts in co-operative play."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import msgspec
+
+from domain.kernel import Rng, fold
 from domain.tavern_masters import GAME
-from domain.tavern_masters.commands import AnswerOffer, Done, OfferTrade, PlayCard
+from domain.tavern_masters import events as ev
+from domain.tavern_masters.bot import GreedyBot
+from domain.tavern_masters.commands import (
+    AddToOffer,
+    AnswerOffer,
+    Done,
+    MakeOffer,
+    OpenOffer,
+    PlayCard,
+    SetOfferGold,
+    WithdrawOffer,
+)
 from domain.tavern_masters.views import event_view
+from projections.upcasting import event_decoder
 from tests.tavern_masters.helpers import make, refused, send
 
+FIXTURE = Path(__file__).parent / "fixtures" / "tavern-masters-rules-1.json"
 
-def two(**fields):
-    players = [{"gold": 3, "hand": ("meat-pie-1", "barbarian-1"), "tavern": ("dice-table-1",)},
-               {"gold": 3, "tavern": ("dwarven-ale-1",)}]
+
+def two(gold=(3, 3), **fields):
+    players = [{"gold": gold[0], "hand": ("meat-pie-1", "barbarian-1"), "tavern": ("dice-table-1",)},
+               {"gold": gold[1], "hand": ("grog-1",), "tavern": ("dwarven-ale-1",)}]
     return make(players=players, **fields)
 
 
-def test_a_card_in_play_traded_for_gold_moves_to_the_buyers_tavern():
-    # TM-T13: seat 1 buys seat 0's in-play card for 2 Gold: it stays in play, in the buyer's Tavern
-    state, _ = send(two(), 1, OfferTrade(to=0, give="", take="dice-table-1", gold=2))
-    state, _ = send(state, 0, AnswerOffer(offer=0, accept=True))
-    assert state.players[1].tavern == ("dwarven-ale-1", "dice-table-1")
-    assert (state.players[0].gold, state.players[1].gold) == (5, 1)
-    assert state.offers == ()
+def offer(state, seat, to, *cards, gold=0):
+    """Write and send an offer from ``seat`` to ``to``; returns the state and the offer's id."""
+    state, events = send(state, seat, OpenOffer(to=to))
+    number = events[0].id
+    for card_id in cards:
+        state, _ = send(state, seat, AddToOffer(offer=number, card=card_id))
+    if gold:
+        state, _ = send(state, seat, SetOfferGold(offer=number, gold=gold))
+    state, _ = send(state, seat, MakeOffer(offer=number))
+    return state, number
 
 
-def test_a_card_sold_from_the_hand_goes_to_the_buyers_hand():
-    state, _ = send(two(), 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=3))
-    state, _ = send(state, 1, AnswerOffer(offer=0, accept=True))
-    assert state.players[1].hand == ("meat-pie-1",) and state.players[1].gold == 0
+def accept(state, seat, number):
+    return send(state, seat, AnswerOffer(offer=number, accept=True))[0]
 
 
-def test_a_hand_card_swapped_for_a_card_in_play():
-    state, _ = send(two(), 0, OfferTrade(to=1, give="meat-pie-1", take="dwarven-ale-1", gold=0))
-    state, _ = send(state, 1, AnswerOffer(offer=0, accept=True))
-    assert state.players[1].hand == ("meat-pie-1",)  # from a hand to a hand
-    assert state.players[0].tavern == ("dice-table-1", "dwarven-ale-1")  # in play to in play
-    assert [p.gold for p in state.players] == [3, 3]
+def test_any_gold_up_to_the_purse_for_a_hand_card():
+    # rules version 1 capped a trade at 3 Gold
+    state, number = offer(two(gold=(3, 9)), 0, 1, "meat-pie-1", gold=-9)
+    state = accept(state, 1, number)
+    assert (state.players[0].gold, state.players[1].gold) == (12, 0)
+    assert "meat-pie-1" in state.players[1].hand
+    refused(two(), 0, SetOfferGold(offer=0, gold=1), "no_such_offer")
+    opened, _ = send(two(), 0, OpenOffer(to=1))
+    refused(opened, 0, SetOfferGold(offer=0, gold=4), "bad_gold")  # more than the writer has
+    refused(opened, 0, SetOfferGold(offer=0, gold=-4), "bad_gold")  # more than they have
+    refused(opened, 0, SetOfferGold(offer=0, gold=0), "bad_gold")
+    once, _ = send(opened, 0, SetOfferGold(offer=0, gold=2))
+    refused(once, 0, SetOfferGold(offer=0, gold=1), "gold_already_set")
 
 
-def test_every_offer_shape_is_in_legal():
-    offers = [c for c in GAME.legal(two(), 0) if isinstance(c, OfferTrade)]
-    assert OfferTrade(to=1, give="meat-pie-1", take="", gold=3) in offers
-    assert OfferTrade(to=1, give="", take="dwarven-ale-1", gold=1) in offers
-    assert OfferTrade(to=1, give="meat-pie-1", take="dwarven-ale-1", gold=0) in offers
-    assert len(offers) == 3 + 3 + 1  # a Patron in hand is not offered
+def test_cards_from_hand_and_tavern_on_both_sides_with_gold():
+    # rules version 1 allowed one card a side; a card of one's own Tavern could not be sold
+    state, number = offer(two(), 0, 1, "meat-pie-1", "dice-table-1", "dwarven-ale-1", gold=-2)
+    state = accept(state, 1, number)
+    me, them = state.players
+    assert me.tavern == ("dwarven-ale-1",) and me.gold == 5
+    assert them.hand == ("grog-1", "meat-pie-1")  # from a hand to a hand
+    assert them.tavern == ("dice-table-1",) and them.gold == 1  # in play to in play
 
 
-def test_declined_offer_changes_nothing_but_closes():
-    before = two()
-    state, _ = send(before, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
-    state, _ = send(state, 1, AnswerOffer(offer=0, accept=False))
-    assert state.players[0].hand == before.players[0].hand and state.offers == ()
+def test_a_card_in_ones_own_tavern_sold_for_gold():
+    state, number = offer(two(), 0, 1, "dice-table-1", gold=-1)
+    state = accept(state, 1, number)
+    assert state.players[1].tavern == ("dwarven-ale-1", "dice-table-1") and state.players[0].gold == 4
+
+
+def test_a_gold_gift_in_cooperative_play_only():
+    state, number = offer(two(mode="cooperative"), 0, 1, gold=3)
+    state = accept(state, 1, number)
+    assert [p.gold for p in state.players] == [0, 6]
+    competitive, _ = send(two(), 0, OpenOffer(to=1))
+    competitive, _ = send(competitive, 0, SetOfferGold(offer=0, gold=3))
+    refused(competitive, 0, MakeOffer(offer=0), "bad_offer")  # a trade moves something each way
+    assert MakeOffer(offer=0) not in GAME.legal(competitive, 0)
+    competitive, _ = send(competitive, 0, AddToOffer(offer=0, card="dwarven-ale-1"))
+    assert MakeOffer(offer=0) in GAME.legal(competitive, 0)
+
+
+def test_a_hand_card_can_be_asked_for_once_shown():
+    state, _ = send(two(), 0, OpenOffer(to=1))
+    refused(state, 0, AddToOffer(offer=0, card="grog-1"), "card_not_tradeable_here")  # their hand is hidden
+    assert AddToOffer(offer=0, card="grog-1") not in GAME.legal(state, 0)
+    assert "grog-1" in GAME.hidden(state, 0)
+    state, _ = send(state, 1, OpenOffer(to=0))
+    state, _ = send(state, 1, AddToOffer(offer=1, card="grog-1"))  # seat 1 shows it to seat 0
+    assert "grog-1" not in GAME.hidden(state, 0)
+    state, _ = send(state, 1, WithdrawOffer(offer=1))
+    state, _ = send(state, 0, AddToOffer(offer=0, card="grog-1"))
+    state, _ = send(state, 0, AddToOffer(offer=0, card="meat-pie-1"))
+    state, _ = send(state, 0, MakeOffer(offer=0))
+    state = accept(state, 1, 0)
+    assert state.players[0].hand == ("barbarian-1", "grog-1") and state.players[1].hand == ("meat-pie-1",)
+    assert "grog-1" not in GAME.hidden(state, 0)  # its own now
+
+
+def test_one_offer_to_each_seat_a_phase():
+    three = make(seats=3, players=[{"gold": 3}, {"gold": 3}, {"gold": 3}], mode="cooperative")
+    state, number = offer(three, 0, 1, gold=1)
+    refused(state, 0, OpenOffer(to=1), "offer_limit")
+    state = accept(state, 1, number)
+    refused(state, 0, OpenOffer(to=1), "offer_limit")  # answered, still this phase's
+    assert OpenOffer(to=1) not in GAME.legal(state, 0) and OpenOffer(to=2) in GAME.legal(state, 0)
+    state, _ = send(state, 1, OpenOffer(to=0))  # the other way is another pair
+    state, _ = send(state, 1, WithdrawOffer(offer=1))
+    for seat in range(3):
+        state, _ = send(state, seat, Done())
+    assert state.phase == "night" and OpenOffer(to=1) in GAME.legal(state, 0)
+
+
+def test_withdraw_a_draft_or_a_sent_offer():
+    state, _ = send(two(), 0, OpenOffer(to=1))
+    refused(state, 0, Done(), "offer_unsent")
+    assert Done() not in GAME.legal(state, 0)
+    refused(state, 1, WithdrawOffer(offer=0), "not_your_offer")
+    state, _ = send(state, 0, WithdrawOffer(offer=0))
+    assert state.drafts == () and Done() in GAME.legal(state, 0)
+    sent, number = offer(two(gold=(3, 3)), 1, 0, "dwarven-ale-1", gold=-1)
+    assert AnswerOffer(offer=number, accept=True) in GAME.legal(sent, 0)
+    sent, _ = send(sent, 1, WithdrawOffer(offer=number))
+    refused(sent, 0, AnswerOffer(offer=number, accept=True), "no_such_offer")
+    done, _ = send(offer(two(), 1, 0, "dwarven-ale-1", gold=-1)[0], 1, Done())
+    refused(done, 1, WithdrawOffer(offer=0), "already_done")  # a sent offer stands once its writer is done
 
 
 def test_acceptance_checks_the_offer_again():
     poorer = make(players=[{"gold": 3, "tavern": ("dice-table-1",)}, {"gold": 3, "hand": ("elven-wine-1",)}])
-    poorer, _ = send(poorer, 1, OfferTrade(to=0, give="", take="dice-table-1", gold=3))
+    poorer, number = offer(poorer, 1, 0, "dice-table-1", gold=3)
     poorer, _ = send(poorer, 1, PlayCard(card="elven-wine-1"))  # spends the Gold meanwhile
-    refused(poorer, 0, AnswerOffer(offer=0, accept=True), "offer_no_longer_valid")
-    assert AnswerOffer(offer=0, accept=True) not in GAME.legal(poorer, 0)
-    poorer, _ = send(poorer, 0, AnswerOffer(offer=0, accept=False))
+    refused(poorer, 0, AnswerOffer(offer=number, accept=True), "offer_no_longer_valid")
+    assert AnswerOffer(offer=number, accept=True) not in GAME.legal(poorer, 0)
+    poorer, _ = send(poorer, 0, AnswerOffer(offer=number, accept=False))
     assert poorer.offers == ()
 
 
 def test_a_hand_card_offered_then_played_goes_to_the_buyers_tavern():
-    state, _ = send(two(), 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
+    state, number = offer(two(), 0, 1, "meat-pie-1", gold=-1)
     state, _ = send(state, 0, PlayCard(card="meat-pie-1"))
-    state, _ = send(state, 1, AnswerOffer(offer=0, accept=True))
+    state = accept(state, 1, number)
     assert "meat-pie-1" in state.players[1].tavern
 
 
 def test_trade_errors():
-    state = two()
-    refused(state, 0, OfferTrade(to=0, give="meat-pie-1", take="", gold=1), "bad_trade_partner")
-    refused(state, 0, OfferTrade(to=7, give="meat-pie-1", take="", gold=1), "bad_trade_partner")
-    refused(state, 0, OfferTrade(to=1, give="meat-pie-1", take="dwarven-ale-1", gold=1), "bad_gold")
-    refused(state, 0, OfferTrade(to=1, give="", take="", gold=1), "bad_offer")
-    refused(state, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=4), "bad_gold")
-    refused(state, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=0), "bad_gold")
-    refused(state, 0, OfferTrade(to=1, give="barbarian-1", take="", gold=1), "not_tradeable")  # a Patron
-    refused(state, 0, OfferTrade(to=1, give="meat-pie-2", take="", gold=1), "card_not_in_hand")
-    refused(state, 0, OfferTrade(to=1, give="", take="meat-pie-2", gold=1), "card_not_in_their_tavern")
-    refused(state, 0, OfferTrade(to=1, give="", take="zz", gold=1), "no_such_card")
-    poor = make(players=[{"gold": 0}, {"tavern": ("dwarven-ale-1",)}])
-    refused(poor, 0, OfferTrade(to=1, give="", take="dwarven-ale-1", gold=1), "cannot_afford")
-    once, _ = send(state, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
-    refused(once, 0, OfferTrade(to=1, give="", take="dwarven-ale-1", gold=1), "offer_limit")
-    refused(once, 0, AnswerOffer(offer=0, accept=True), "not_your_offer")
-    refused(once, 1, AnswerOffer(offer=5, accept=True), "no_such_offer")
-    done, _ = send(state, 0, Done())
-    refused(done, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1), "already_done")
-    refused(make(phase="till"), 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1), "no_trading_now")
-
-
-def test_deed_cards_cannot_be_traded():
-    state = make(dirty_deeds=True, players=[{"hand": ("pick-pockets-1",)}])
-    refused(state, 0, OfferTrade(to=1, give="pick-pockets-1", take="", gold=1), "not_tradeable")
+    state = two(dirty_deeds=True)
+    refused(state, 0, OpenOffer(to=0), "bad_trade_partner")
+    refused(state, 0, OpenOffer(to=7), "bad_trade_partner")
+    state, _ = send(state, 0, OpenOffer(to=1))
+    refused(state, 0, AddToOffer(offer=0, card="barbarian-1"), "not_tradeable")  # a Patron
+    refused(state, 0, AddToOffer(offer=0, card="meat-pie-2"), "card_not_tradeable_here")
+    refused(state, 0, AddToOffer(offer=0, card="zz"), "no_such_card")
+    refused(state, 1, AddToOffer(offer=0, card="grog-1"), "not_your_offer")
+    refused(state, 0, MakeOffer(offer=0), "bad_offer")  # empty
+    added, _ = send(state, 0, AddToOffer(offer=0, card="meat-pie-1"))
+    refused(added, 0, AddToOffer(offer=0, card="meat-pie-1"), "card_in_offer")
+    refused(make(phase="till"), 0, OpenOffer(to=1), "no_trading_now")
+    deeds = make(dirty_deeds=True, players=[{"hand": ("pick-pockets-1",)}])
+    deeds, _ = send(deeds, 0, OpenOffer(to=1))
+    refused(deeds, 0, AddToOffer(offer=0, card="pick-pockets-1"), "not_tradeable")
 
 
 def test_trading_in_the_night_too_and_the_phase_waits_for_the_answer():
-    state, _ = send(two(phase="night"), 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
+    state, number = offer(two(phase="night"), 0, 1, "meat-pie-1", gold=-1)
     state, _ = send(state, 0, Done())
     state, _ = send(state, 1, Done())
     assert state.phase == "night"  # an offer is open
-    assert GAME.legal(state, 1) == [AnswerOffer(offer=0, accept=True), AnswerOffer(offer=0, accept=False)]
-    state, _ = send(state, 1, AnswerOffer(offer=0, accept=False))
+    assert GAME.legal(state, 1) == [AnswerOffer(offer=number, accept=True), AnswerOffer(offer=number, accept=False)]
+    state, _ = send(state, 1, AnswerOffer(offer=number, accept=False))
     assert state.phase != "night"
 
 
 def test_a_hand_card_offered_is_shown_to_the_two_traders_only():
     three = make(seats=3, players=[{"gold": 3, "hand": ("meat-pie-1",)}, {"gold": 3}, {"gold": 3}])
-    state, events = send(three, 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
-    assert "meat-pie-1" not in GAME.hidden(state, 1)
-    assert "meat-pie-1" in GAME.hidden(state, 2)
-    assert event_view(events[0], 1).give == "meat-pie-1"
-    assert event_view(events[0], 2).give == ""
-    assert GAME.view(state, 2).offers[0].give == ""
+    state, _ = send(three, 0, OpenOffer(to=1))
+    state, events = send(state, 0, AddToOffer(offer=0, card="meat-pie-1"))
+    assert "meat-pie-1" not in GAME.hidden(state, 1) and "meat-pie-1" in GAME.hidden(state, 2)
+    assert event_view(events[0], 1).card == "meat-pie-1" and event_view(events[0], 2).card == ""
+    assert GAME.view(state, 2).drafts[0].give_hand == ("",)
+    assert GAME.view(state, 1).drafts[0].give_hand == ("meat-pie-1",)
+    state, _ = send(state, 0, SetOfferGold(offer=0, gold=-1))
+    state, events = send(state, 0, MakeOffer(offer=0))
+    assert event_view(events[0], 2).give_hand == ("",) and event_view(events[0], 1).give_hand == ("meat-pie-1",)
+    assert GAME.view(state, 2).offers[0].give_hand == ("",)
+
+
+def test_a_shown_card_that_leaves_the_hand_is_hidden_again():
+    three = make(seats=3, players=[{"gold": 3, "hand": ("meat-pie-1",)}, {"gold": 3}, {"gold": 3}],
+                 mode="cooperative")
+    state, _ = send(three, 0, OpenOffer(to=1))
+    state, _ = send(state, 0, AddToOffer(offer=0, card="meat-pie-1"))  # seat 1 sees it
+    state, number = offer(state, 0, 2, "meat-pie-1")  # given to seat 2's hand instead
+    state = accept(state, 2, number)
+    assert "meat-pie-1" in GAME.hidden(state, 1)
+    assert GAME.view(state, 1).drafts[0].give_hand == ("",)  # the stale draft names it no more
+
+
+def test_legal_stays_short_while_writing():
+    rich = make(players=[{"gold": 30, "hand": ("meat-pie-1",)}, {"gold": 30, "tavern": ("dwarven-ale-1",)}])
+    state, _ = send(rich, 0, OpenOffer(to=1))
+    legal = GAME.legal(state, 0)
+    golds = [c for c in legal if isinstance(c, SetOfferGold)]
+    assert len(golds) == 60 and len(legal) < 70  # the Gold range, two cards, withdraw, a play
+    state, _ = send(state, 0, SetOfferGold(offer=0, gold=5))
+    assert not any(isinstance(c, SetOfferGold) for c in GAME.legal(state, 0))
 
 
 def test_no_trading_alone():
     solo = make(seats=1, mode="solo", players=[{"hand": ("meat-pie-1",)}])
-    assert all(not isinstance(c, OfferTrade) for c in GAME.legal(solo, 0))
+    assert all(not isinstance(c, OpenOffer) for c in GAME.legal(solo, 0))
 
 
-def test_one_offer_a_round_by_day_or_by_night():
-    state, _ = send(two(), 0, OfferTrade(to=1, give="meat-pie-1", take="", gold=1))
-    state, _ = send(state, 1, AnswerOffer(offer=0, accept=False))
-    state, _ = send(state, 0, Done())
-    state, _ = send(state, 1, Done())
-    assert state.phase == "night"
-    refused(state, 0, OfferTrade(to=1, give="", take="dwarven-ale-1", gold=1), "offer_limit")
-    assert OfferTrade(to=0, give="", take="dice-table-1", gold=1) in GAME.legal(state, 1)
+def test_a_rules_version_1_match_replays_through_the_upcaster():
+    """The fixture was written by the rules version 1 code (one card a side, Gold up to 3)."""
+    old = msgspec.json.decode(FIXTURE.read_bytes())
+    assert old["rules_version"] == 1 and GAME.rules_version == 2
+    decode = event_decoder(GAME, 1)
+    events = [decode(msgspec.json.encode(e)) for e in old["events"]]
+    offers = [e for e in events if isinstance(e, ev.Offer)]
+    assert {(bool(o.give_hand), bool(o.take_tavern)) for o in offers} == {(True, False), (False, True), (True, True)}
+    state = fold(GAME, GAME.setup(old["seats"], old["options"]), events)
+    assert [p.gold for p in state.players] == old["golds"]
+    assert [list(p.tavern) for p in state.players] == old["taverns"]
+    sale = decode(b'{"type":"Offer","id":3,"by":0,"to":1,"give":"meat-pie-1","take":"","gold":2}')
+    assert sale == ev.Offer(id=3, by=0, to=1, give_hand=("meat-pie-1",), gold=-2)  # seat 1 paid
+
+
+def test_greedy_team_mates_give_gold_on_the_last_night():
+    """A co-operative seat sure of 20 Gold gives a team-mate short of 20 what it lacks (rules version 1
+    could move 3 Gold at most, and only as the price of a card); the team-mate accepts."""
+    state = make(players=[{"gold": 26}, {"gold": 15}], mode="cooperative", challenge="buzzed", phase="night",
+                 round=6)
+    bot = GreedyBot()
+    for seat in (0, 0, 0):
+        command = bot.choose(GAME.view(state, seat), GAME.legal(state, seat), Rng("gift", 0))
+        state, _ = send(state, seat, command)
+    assert state.offers and state.offers[0].gold == 5
+    command = bot.choose(GAME.view(state, 1), GAME.legal(state, 1), Rng("gift", 0))
+    assert command == AnswerOffer(offer=state.offers[0].id, accept=True)
+    state, _ = send(state, 1, command)
+    assert [p.gold for p in state.players] == [21, 20]
+    competitive = make(players=[{"gold": 26}, {"gold": 15}], phase="night", round=6)
+    command = bot.choose(GAME.view(competitive, 0), GAME.legal(competitive, 0), Rng("gift", 0))
+    assert command == Done()

@@ -137,7 +137,11 @@ def test_the_tavern_right_waits_for_the_placement_two_privileges_do_not():
     coins = owner.players[0].coins
     placed, _ = act(owner, 0, PlaceCustomer(tavern="t2", table=1))
     assert placed.players[0].coins == coins + 3  # the placement pays its new owner
-    assert refused(at_step(game_state(), "pick"), 0, notary) == "wrong_step"
+    assert refused(at_step(game_state(), "pick"), 0, notary) == "no_activation_right"
+    before_the_pick = at_step(player(game_state(), 0, privileges=2), "pick")
+    assert notary in GAME.legal(before_the_pick, 0)  # "at any time during your turn": before picking too
+    bought, _ = act(before_the_pick, 0, notary)
+    assert bought.taverns["t2"].deeds[0] == 0 and bought.turn.step == "pick"
     assert refused(placed_in("t1"), 1, Activate(dignitary="notary", tavern="t5", space=0)) == "not_your_turn"
 
 

@@ -44,10 +44,11 @@ def test_a_tile_of_another_people():
     assert placed.players[0].levels == (0, 0, 1, 0) and placed.tiles["orc"] == 8
 
 
-def test_favours_wait_for_the_pick_and_card_favours_end_with_the_placement():
+def test_card_favours_wait_for_the_pick_and_end_with_the_placement_the_others_come_at_any_step():
     change, level = favour("change_guild"), favour("level")
     state = player(game_state(), 0, favours=(change, level))
     assert refused(state, 0, UseFavour(favour=change, from_guild="beer", guild="lyre")) == "wrong_step"
+    assert UseFavour(favour=level, people="elf") in GAME.legal(state, 0)  # before the pick too
     placing = at_step(state, "place", guilds=("beer",))
     assert UseFavour(favour=level, people="elf") in GAME.legal(placing, 0)  # "at any time": before placing too
     acting = at_step(state, "act", tavern="t1", guilds=("beer",))

@@ -46,3 +46,25 @@ def test_one_two_privilege_activation_a_turn_unless_the_option_allows_more():
         else:
             assert once.players[0].privileges == 2 and again not in GAME.legal(once, 0)
             assert refused(once, 0, again) == "no_activation_right"
+
+
+def test_the_notary_buys_a_second_deed_in_a_tavern_only_with_the_option():
+    """Ruling 16: "a single player can only have one property deed in each tavern" holds all game by
+    default; option ``notary_second_deed`` reads it as the setup's rule (where the rulebook prints it).
+    A seat with two deeds in a tavern is one owner: paid once when a customer comes in."""
+    from domain.taverna.commands import ActivateDignitary, PlaceCustomer
+
+    buy = ActivateDignitary(dignitary="notary", tavern="t5", space=1)
+    state = at_step(game_state(3), "act", tavern="t1")
+    state = replace(state, taverns={**state.taverns, "t5": replace(state.taverns["t5"], deeds=(0, -1, -1))})
+    assert refused(state, 0, buy) == "bad_target"
+    wider = replace(state, notary_second_deed=True)
+    assert buy in GAME.legal(wider, 0)
+    assert ActivateDignitary(dignitary="notary", tavern="t5", space=0) not in GAME.legal(wider, 0)  # its own
+    after, _ = act(wider, 0, buy)
+    assert after.taverns["t5"].deeds == (0, 0, -1)
+    placing = at_step(replace(after, turn=None), "place", seat=1)
+    coins = placing.players[0].coins
+    placed, _ = act(placing, 1, PlaceCustomer(tavern="t5", table=0))
+    assert placed.players[0].coins == coins + 3  # one owner, one income
+    assert GAME.setup(3, {"notary_second_deed": True}).options["notary_second_deed"] is True

@@ -8,7 +8,7 @@ from msgspec.structs import replace
 from domain.bots.random_bot import RandomBot
 from domain.kernel import play
 from domain.taverna import events as ev
-from domain.taverna.commands import ChooseScoring, EndTurn
+from domain.taverna.commands import ChooseScoring, EndTurn, Pass
 from domain.taverna.scoring import bracket, royal_points
 from domain.taverna.tracks import order_by_track
 from tests.taverna.helpers import GAME, SPELL_IDS, act, at_step, game_state, player, refused, tavern
@@ -47,8 +47,18 @@ def example_end() -> object:
     return at_step(state, "act", seat=ETIENNE, tavern="t5")
 
 
+def end_example() -> tuple[object, list]:
+    """Etienne ends the last turn; Fred, holding an unused royal favour, may still use it (the turn's
+    ending window) and passes."""
+    state, ended = act(example_end(), ETIENNE, EndTurn())
+    assert state.phase == "turns" and state.turn.window == "ending" and state.turn.window_seats == (FRED,)
+    assert GAME.legal(state, ETIENNE) == [] and Pass() in GAME.legal(state, FRED)
+    state, events = act(state, FRED, Pass())
+    return state, ended + events
+
+
 def test_the_rulebooks_end_game_example():
-    state, events = act(example_end(), ETIENNE, EndTurn())
+    state, events = end_example()
     assert ev.Exchanged(seat=KARL, spells=2, privileges=0) in events
     assert state.players[KARL].coins == 6 and state.players[FRED].points == 1
     assert state.phase == "royal" and state.royal_order == (KARL, FRED, ETIENNE)
@@ -116,7 +126,7 @@ def test_a_tie_is_a_shared_win():
 
 
 def test_scoring_errors():
-    state, _ = act(example_end(), ETIENNE, EndTurn())
+    state, _ = end_example()
     assert refused(state, KARL, ChooseScoring(option="zz")) == "no_such_scoring"
     assert refused(state, FRED, ChooseScoring(option="king")) == "not_your_turn"
     assert refused(game_state(), 0, ChooseScoring(option="king")) == "wrong_phase"

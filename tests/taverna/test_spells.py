@@ -94,6 +94,19 @@ def test_selling_gives_a_coin_face_down_and_is_not_a_cast():
     assert refused(after, 0, SellSpell(card=card)) == "card_not_in_hand"
 
 
+def test_spells_are_sold_at_any_time_during_ones_turn():
+    """Rulebook step 6, "at any time during your turn": before the pick and before placing too (rules
+    version 2 allowed it only after placing), never in another seat's turn."""
+    card = spell("Bardic Fame")
+    for step in ("pick", "place"):
+        state = at_step(player(game_state(), 0, hand=(card,)), step)
+        assert SellSpell(card=card) in GAME.legal(state, 0)
+        after, _ = act(state, 0, SellSpell(card=card))
+        assert after.players[0].coins == 16 and after.turn.step == step
+    assert refused(at_step(player(game_state(), 1, hand=(card,)), "pick"), 1, SellSpell(card=card)) == (
+        "not_your_turn")
+
+
 def test_hands_are_hidden_from_the_others():
     card = spell("Bardic Fame")
     state = acting((card,))

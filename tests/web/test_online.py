@@ -1,5 +1,5 @@
-"""Two browsers meet in the lobby (each only with its own name), play with the clocks shown, and
-one concedes; neither browser ever holds the other's seat token."""
+"""Two browsers meet in the lobby (each only with its own name), see each other come and go, play
+with the clocks shown, and one concedes; neither browser ever holds the other's seat token."""
 
 from __future__ import annotations
 
@@ -46,6 +46,16 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
             assert names == ["Ann", "Ben"]
             seen.wait_for_selector("#players .clock")
             assert re.fullmatch(r"\d+:\d\d", seen.locator("#players .clock").first.inner_text())
+        # each sees the other connected; Ben steps out to the lobby (his stream closes) and back
+        both = "[...document.querySelectorAll('#players .presence')].map(e => e.title).join() === '%s'"
+        for seen in (page, ben):
+            seen.wait_for_function(both % "connected,connected")
+        at_table = ben.url
+        ben.goto(server + "/#/")
+        page.wait_for_function(both % "connected,away")
+        ben.goto(at_table)
+        ben.wait_for_selector("#table[data-status=active]", state="attached")
+        page.wait_for_function(both % "connected,connected")
         # whoever's move it is makes one, with the clock shown
         mover = page if page.locator("#status.your-move").count() else ben
         before = int(mover.get_attribute("#table", "data-version"))

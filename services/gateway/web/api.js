@@ -32,7 +32,8 @@ export async function call(path, { method = "GET", token = null, body = undefine
 }
 
 export const games = () => call("/v1/games");
-export const createMatch = (request) => call("/v1/matches", { method: "POST", body: request });
+// with this browser's player token, if any: a deployment may ask creation for one (docs/LIMITS.md)
+export const createMatch = (request, token = null) => call("/v1/matches", { method: "POST", body: request, token });
 export const view = (id, token) => call(`/v1/matches/${id}/view`, { token });
 export const events = (id, token, after) => call(`/v1/matches/${id}/events?after=${after}`, { token });
 export const replay = (id, token, seat) =>
@@ -61,9 +62,10 @@ function parseBlock(block) {
   return message;
 }
 
-// Opens /stream and calls onView(envelope) for each newer view; reconnects by itself (with
-// Last-Event-ID) after a drop, backing off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
-export function openStream(id, token, { onView, onState, lastId = 0 }) {
+// Opens /stream and calls onView(envelope) for each newer view, onPresence({version, players}) when
+// a seat's stream opens or closes; reconnects by itself (with Last-Event-ID) after a drop, backing
+// off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
+export function openStream(id, token, { onView, onPresence, onState, lastId = 0 }) {
   let stopped = false;
   let controller = null;
   let last = lastId;
@@ -95,6 +97,7 @@ export function openStream(id, token, { onView, onState, lastId = 0 }) {
           while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
             const message = parseBlock(buffer.slice(0, end));
             buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
+            if (message.event === "presence" && message.data.length) onPresence?.(JSON.parse(message.data.join("\n")));
             if (message.event !== "view" || !message.data.length) continue;
             const version = Number(message.id);
             if (version <= last) continue;

@@ -125,7 +125,7 @@ function createForm(list) {
     const request = { game: g.id, seats: Number(seatsInput.value), options, bots };
     if (bots.length) request.bot = botKind.value;
     try {
-      const created = await api.createMatch(request);
+      const created = await api.createMatch(request, online.me()?.token);
       remember({ ...created, game: g.id, name: g.name, bots, options, created_at: new Date().toISOString() });
       location.hash = `#/created/${created.match_id}`;
     } catch (error) {
@@ -396,6 +396,12 @@ async function showMatch(id, token, tableName, gen) {
     stream = api.openStream(id, token, {
       lastId: page.env.version,
       onView: update,
+      onPresence: (table) => {
+        // a seat's stream opened or closed: the dots change, nothing else
+        const now = new Map(table.players.map((p) => [p.seat, p.connected]));
+        page.env = { ...page.env, players: page.env.players.map((p) => ({ ...p, connected: now.get(p.seat) ?? p.connected })) };
+        draw();
+      },
       onState: (state, error) => {
         connection.textContent = state;
         connection.dataset.state = state;

@@ -82,6 +82,7 @@ function openMatches(games, remember, showError) {
       list.replaceChildren(...page.matches.map((m) => h("li.open-match", { dataset: { match: m.match_id } },
         h("strong", {}, nameOf(m.game)), ` hosted by ${m.host} · `,
         m.seats.map((s) => (s.name ? `${s.name}${s.bot ? " 🤖" : ""}` : "—")).join(", "),
+        m.clock ? ` · ${m.clock.per_move_s} s a move` : " · no clock",
         ` · ${m.free.length} free `,
         h("button.join", { onclick: () => join(m.match_id, {}, remember, nameOf(m.game)).catch(showError) }, "Join"))));
       if (!page.matches.length) list.append(h("li.none", {}, "No open match: host one."));

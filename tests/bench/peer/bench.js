@@ -1,7 +1,10 @@
 // Drives N concurrent 4-seat draft matches against the boardgame.io server (server.js): every
 // seat is a client that never pauses, picking as soon as its state lets it. Each pick carries a
 // tag that the state shows to all: from sending a pick to its tag on all 4 clients is the
-// "move to its state at all 4 clients". Prints one JSON line; asserts nothing.
+// "move to its state at all 4 clients". Prints one JSON line; asserts nothing. PEER_MODE=strict:
+// the server drops a pick sent from a stale state (game.js) and tells nobody; a seat that sees a
+// newer state without its pick knows it was dropped (the server's states follow each other, and
+// the one after the pick's was made by another move), and picks again from that state.
 //   node bench.js PORT MATCHES SECONDS WARMUP SERVER_PID
 const { Client } = require('boardgame.io/client');
 const { SocketIO } = require('boardgame.io/multiplayer');
@@ -13,6 +16,8 @@ const server = `http://127.0.0.1:${port}`;
 const lobby = `http://127.0.0.1:${port + 1}`;
 let measuring = false;
 let accepted = 0;
+let stale = 0; // picks dropped while measuring (strict), each picked again
+const strict = process.env.PEER_MODE === 'strict';
 const moveToAll = [];
 let tags = 0;
 
@@ -48,6 +53,8 @@ async function playMatch(stop) {
     });
     const seen = new Set();
     let pending = null;
+    let sentAt = null; // the stateID the pending pick was sent from
+    let firstTry = null; // when the move was first sent (a dropped pick is sent again)
     client.subscribe((state) => {
       if (!state) return;
       const now = performance.now();
@@ -64,6 +71,11 @@ async function playMatch(stop) {
       if (pending !== null && G.tags[playerID] === pending) {
         accepted += measuring;
         pending = null;
+        firstTry = null;
+      } else if (strict && pending !== null && state._stateID > sentAt && !G.mine) {
+        stale += measuring; // dropped: this newer state was made by another move
+        sent.delete(pending);
+        pending = null;
       }
       if (state.ctx.gameover) {
         finish();
@@ -72,7 +84,9 @@ async function playMatch(stop) {
       if (pending === null && !G.mine && G.hand.length > 0) {
         const card = G.hand[Math.floor(Math.random() * G.hand.length)];
         pending = `t${tags++}`;
-        sent.set(pending, { at: performance.now(), seenBy: 0 });
+        firstTry = firstTry ?? performance.now();
+        sentAt = state._stateID;
+        sent.set(pending, { at: firstTry, seenBy: 0 });
         client.moves.pick(card, pending);
       }
     });
@@ -119,11 +133,14 @@ const sleep = (s) => new Promise((resolve) => setTimeout(resolve, s * 1000));
   console.log(JSON.stringify({
     peer: 'boardgame.io 0.50.2',
     matches,
+    mode: strict ? 'strict' : 'plain',
+    stale_per_accepted: Math.round((stale / Math.max(1, accepted)) * 100) / 100,
     accepted_per_s: Math.round(accepted / elapsed),
     seat_cycle_ms: Math.round(((4 * matches) / Math.max(1, accepted / elapsed)) * 10000) / 10,
     move_to_all_views_ms_p50: pct(moveToAll, 0.5),
     move_to_all_views_ms_p99: pct(moveToAll, 0.99),
     cpu_us_per_move: { server: perMove(used.server), client: perMove(used.client) },
+    server_cpu_us_per_command: perMove(used.server),
     cpu_share_of_2_cores: Math.round(((used.server + used.client) / elapsed / 2) * 100) / 100,
   }));
   process.exit(0);

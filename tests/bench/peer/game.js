@@ -40,8 +40,9 @@ const Draft = {
   },
   turn: { activePlayers: ActivePlayers.ALL },
   // simultaneous picks: one does not wait for the others' (ignoreStaleStateID), and only the
-  // server decides (client: false), as in our service
-  moves: { pick: { move: pick, client: false, ignoreStaleStateID: true } },
+  // server decides (client: false), as in our service. PEER_MODE=strict (the server's): a pick
+  // sent from a state that is no longer the newest is dropped, as our expected_version's 409
+  moves: { pick: { move: pick, client: false, ignoreStaleStateID: process.env.PEER_MODE !== 'strict' } },
   endIf: ({ G }) => (G.round > ROUNDS ? { done: true } : undefined),
   playerView: ({ G, playerID }) => ({
     round: G.round,

@@ -30,6 +30,11 @@ async def test_games_lists_heros_tavern_with_its_schemas(api):
     assert "PickCard" in json.dumps(ht["schemas"]["commands"])
     finite = next(option for option in ht["options"] if option["name"] == "finite_tokens")
     assert finite["default"] is False and "50" in finite["description"]  # each option says what it does
+    readings = {"heros-tavern": "staff_copies", "mercenaries": "sell_from", "tavern-masters": "draft",
+                "taverna": "notary_second_deed"}  # the other reading of a ruling (issue 21, finding 14)
+    for game_id, name in readings.items():
+        option = next(option for option in games[game_id]["options"] if option["name"] == name)
+        assert "RULINGS" in option["description"] or "HT-8" in option["description"]  # which ruling it replaces
 
 
 async def test_create_answers_201_with_tokens_and_seed_commitment(api):

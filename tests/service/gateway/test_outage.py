@@ -66,6 +66,7 @@ async def test_a_stalled_then_lost_redis_is_503_and_recovers(processes, tmp_path
         processes(["worker"], env)
         async with httpx.AsyncClient(base_url=base, timeout=30) as api:
             created = await create(api, seats=3)
+            await caught_up(redis.Redis.from_url(url), [created])  # the worker is up before Redis stalls
             seat, command = await first_legal(api, created)
             path = f"/v1/matches/{created['match_id']}"
 

@@ -24,8 +24,9 @@ async def next_event(lines) -> dict:
         if line.startswith(":"):
             continue
         if not line:
-            if "data" in event:
+            if event.get("event") == "view":  # not "presence": who is connected
                 return {"id": int(event["id"]), "event": event["event"], "view": json.loads(event["data"])}
+            event = {}
             continue
         name, _, value = line.partition(": ")
         event[name] = value

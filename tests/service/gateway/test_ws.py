@@ -35,6 +35,8 @@ async def play_seat(url: str, seed: int) -> tuple[dict, list[int], int]:
                 if message["status"] == 200:
                     heard, accepted = max(heard, message["body"]["version"]), accepted + 1
                 continue
+            if message["kind"] == "presence":  # a seat came or went
+                continue
             view = message["view"]
             versions.append(view["version"])
             if view["status"] == "finished":
@@ -56,7 +58,9 @@ async def test_a_whole_match_over_websockets(served):
     for versions in (versions0, versions1):
         assert versions == sorted(set(versions)) and len(versions) > 10
     assert accepted0 > 5 and accepted1 > 5
-    assert await view(served, created, seat_token(created, 0)) == final0
+    now = await view(served, created, seat_token(created, 0))
+    assert [p["connected"] for p in now["players"]] == [False] * 3  # both sockets closed since
+    assert {**now, "players": None} == {**final0, "players": None}
 
 
 async def test_the_bearer_header_and_resuming_after_a_version(served):
@@ -68,7 +72,9 @@ async def test_the_bearer_header_and_resuming_after_a_version(served):
     url = ws_url(served, created, access_token=seat_token(created, 0), last_event_id=str(current["version"]))
     async with websockets.connect(url) as socket:
         assert (await send(served, created, 0, current["legal"][0])).status_code == 200
-        resumed = json.loads(await socket.recv())  # not the view of `last_event_id` again: a newer one
+        # not the view of `last_event_id` again (who is connected, maybe): a newer one
+        while (resumed := json.loads(await socket.recv()))["kind"] == "presence":
+            assert resumed["presence"]["version"] == current["version"]
     assert resumed["kind"] == "view" and resumed["view"]["version"] > current["version"]
 
 

@@ -1,9 +1,11 @@
-"""An idle match is ended as abandoned, then archived and evicted like a finished one; on a directory
-and on an S3-compatible server (moto's, an emulator of S3's HTTP API, started here on a free port)."""
+"""An idle match is ended as abandoned by an Abandoned event in its log (replays and the audit see
+it), then archived and evicted like a finished one; on a directory and on an S3-compatible server
+(moto's, an emulator of S3's HTTP API, started here on a free port)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import subprocess
 import time
@@ -12,6 +14,7 @@ import boto3
 import httpx
 import pytest
 
+from projections.audit import audit
 from services.gateway.app import create_app
 from services.ops.settings import Settings
 from services.store import archive, keys
@@ -74,18 +77,33 @@ async def test_idle_matches_are_abandoned_then_archived(lifecycle_settings):
             seen = await wait_for(api, idle, seat_token(idle, 0), 1)
             done = (await api.post("/v1/matches", json={"game": "mercenaries", "seats": 2, "bots": [0, 1]})).json()
             spectator = bearer(done["spectator_token"])
+            watcher = bearer(idle["spectator_token"])
 
-            async def finished() -> bool:
-                answer = await api.get(f"/v1/matches/{done['match_id']}/view", headers=spectator)
+            async def over(created: dict, headers: dict) -> bool:
+                answer = await api.get(f"/v1/matches/{created['match_id']}/view", headers=headers)
                 return answer.json()["status"] == "finished"
 
-            await until(finished, 60)
+            await until(lambda: over(done, spectator), 60)
+            await until(lambda: over(idle, watcher))  # idle past the limit: ended, by an event in its log
             export = await api.get(f"/v1/matches/{done['match_id']}/export", headers=spectator)
-            watcher = bearer(idle["spectator_token"])
+            ended = await api.get(f"/v1/matches/{idle['match_id']}/view", headers=watcher)
+            assert ended.json()["result"] == {"winners": [], "standings": ended.json()["result"]["standings"],
+                                              "details": {"ended": "abandoned"}}
+            events = (await api.get(f"/v1/matches/{idle['match_id']}/events", headers=watcher)).json()
+            assert events[-1]["type"] == "Abandoned" and events[-1]["command"]["seat"] == 0
+            assert [e["type"] for e in events].count("Abandoned") == 1
+            abandoned = await api.get(f"/v1/matches/{idle['match_id']}/export", headers=watcher)
+            assert abandoned.status_code == 200  # over: the seed is revealed and the log audits
+            assert audit(abandoned.content).result.details == {"ended": "abandoned"}
             before = [
                 (await api.get(f"/v1/matches/{idle['match_id']}/{read}", headers=watcher)).content
-                for read in ("events", "view", "replay")
+                for read in ("events", "view", "replay", "export")
             ]
+            # the match took no command once abandoned
+            late = await api.post(
+                f"/v1/matches/{idle['match_id']}/commands", json=seen["legal"][0], headers=bearer(seat_token(idle, 0))
+            )
+            assert late.status_code in (409, 422), late.text  # match_finished, or match_ended once archived
 
             async def evicted() -> bool:
                 return not await runtime.events.exists(keys.meta(idle["match_id"]), keys.meta(done["match_id"]))
@@ -95,7 +113,8 @@ async def test_idle_matches_are_abandoned_then_archived(lifecycle_settings):
                 assert not await runtime.events.keys(f"match:{{{match_id}}}:*")
                 assert await runtime.queue_async.zscore(keys.live(game), match_id) is None
                 assert await runtime.queue_async.zscore(keys.FINISHED, match_id) is None
-            assert await runtime.archive.get(archive.meta_name(idle["match_id"])) is not None
+            meta = json.loads(await runtime.archive.get(archive.meta_name(idle["match_id"])))
+            assert meta["ended"] == "abandoned"
             if isinstance(runtime.archive, S3Archive):  # really in the bucket, under the documented names
                 listed = boto3.client("s3", endpoint_url=lifecycle_settings.archive_s3_endpoint).list_objects_v2(
                     Bucket=BUCKET
@@ -105,15 +124,12 @@ async def test_idle_matches_are_abandoned_then_archived(lifecycle_settings):
 
             after = [
                 (await api.get(f"/v1/matches/{idle['match_id']}/{read}", headers=watcher)).content
-                for read in ("events", "view", "replay")
+                for read in ("events", "view", "replay", "export")
             ]
             assert after == before
             again = await api.get(f"/v1/matches/{done['match_id']}/export", headers=spectator)
             assert again.status_code == 200 and again.content == export.content
-            # the idle match took no command once abandoned, and takes none archived
             refused = await api.post(
                 f"/v1/matches/{idle['match_id']}/commands", json=seen["legal"][0], headers=bearer(seat_token(idle, 0))
             )
             assert refused.status_code == 409 and refused.json()["error"]["code"] == "match_ended", refused.text
-            running = await api.get(f"/v1/matches/{idle['match_id']}/export", headers=watcher)
-            assert running.status_code == 409  # abandoned, not finished: its seed stays hidden

@@ -3,6 +3,7 @@ remembering every body it was ever answered (to show which tokens reached whom).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import httpx
@@ -42,3 +43,17 @@ class Person:
         assert answer.status_code == 200, answer.text
         self.seat_token = answer.json()["token"]
         return answer.json()
+
+
+async def play(people: list[Person], match_id: str, seed: int) -> dict:
+    rng = random.Random(seed)
+    for _ in range(20_000):
+        for person in people:
+            seen = (await person.call("GET", f"/v1/matches/{match_id}/view", seat=True)).json()
+            if seen["status"] == "finished":
+                return seen
+            if seen["legal"]:
+                url = f"/v1/matches/{match_id}/commands"
+                answer = await person.call("POST", url, rng.choice(seen["legal"]), seat=True)
+                assert answer.status_code in (200, 409, 422), answer.text
+    raise AssertionError("no end")

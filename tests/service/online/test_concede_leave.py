@@ -46,6 +46,7 @@ async def test_conceding_a_two_seat_match_ends_it_and_a_late_concede_is_refused(
     for seat in (0, 1):
         late = await send(api, created, seat, {"type": "Concede"})
         assert (late.status_code, late.json()["error"]["code"]) == (422, "match_finished")
+    assert (await view(api, created, seat_token(created, 0)))["version"] == final["version"]  # nothing appended
     report = audit(await export(api, created, seat_token(created, 1)))
     assert report.result.winners == (1,)
 
@@ -99,3 +100,13 @@ async def test_a_match_every_player_left_waits_out_the_grace_then_is_abandoned(a
     assert report.result.details == {"ended": "abandoned"}
     late = await send(api, created, 0, {"type": "Abandon"})
     assert (late.status_code, late.json()["error"]["code"]) == (422, "system_command")
+
+
+async def test_conceding_twice_in_a_match_of_three_is_refused_and_appends_nothing(api):
+    created = await create(api, seats=3, bots=[2])
+    conceded = await send(api, created, 0, {"type": "Concede"})
+    assert conceded.status_code == 200 and conceded.json()["events"] == [{"type": "Conceded", "seat": 0}]
+    again = await send(api, created, 0, {"type": "Concede"})
+    assert (again.status_code, again.json()["error"]["code"]) == (422, "seat_taken_over")  # a bot plays it now
+    events = (await api.get(f"/v1/matches/{created['match_id']}/events", headers=bearer(seat_token(created, 1)))).json()
+    assert [e["type"] for e in events].count("Conceded") == 1

@@ -69,10 +69,14 @@ async def test_a_match_with_open_seats_answers_only_the_hosts_token_and_is_liste
     assert entry["seats"][0] == {"seat": 0, "name": "Host", "bot": False}
     assert entry["seats"][1]["name"] is None
     assert entry["options"] == {option.name: option.default for option in get_game("heros-tavern").options}
+    assert entry["clock"] is None
     other = (await api.get("/v1/lobby", params={"game": "taverna"})).json()
     assert created["match_id"] not in str(other)
     view = (await api.get(f"/v1/matches/{created['match_id']}/view", headers=bearer(host.seat_token))).json()
     assert view["status"] == "waiting" and view["version"] == 0
+    clocked = await open_match(host, clock={"per_move_s": 60, "bank_s": 300})
+    (listed,) = [e for e in (await api.get("/v1/lobby")).json()["matches"] if e["match_id"] == clocked["match_id"]]
+    assert listed["clock"] == {"per_move_s": 60, "bank_s": 300, "limit": 3, "forfeit": False}
 
 
 async def test_lobby_pages(api):
@@ -165,11 +169,39 @@ async def test_join_refusals_change_nothing(api):
     (mine,) = [e for e in entry if e["match_id"] == match_id]
     assert mine["free"] == [2] and mine["seats"][1]["name"] == "Bea"
     await cy.join(match_id)
+    started = (await api.get(f"/v1/matches/{match_id}/view", headers=bearer(cy.seat_token))).json()
     for answer, status, code in [
-        (await dee.call("POST", url, {}), 409, "match_started"),
+        (await dee.call("POST", url, {}), 409, "match_full"),
+        (await dee.call("POST", url, {"seat": 2}), 409, "match_full"),
+        (await cy.call("POST", url, {}), 409, "already_seated"),
         (await host.call("POST", f"/v1/matches/{match_id}/start"), 409, "match_started"),
     ]:
         assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), answer.text
+    after = (await api.get(f"/v1/matches/{match_id}/view", headers=bearer(cy.seat_token))).json()
+    assert after["version"] == started["version"] and after["players"] == started["players"]  # nothing appended
+
+
+async def test_joining_a_match_its_host_started_with_bots_is_refused_as_started(api):
+    host, dee = [await Person(api).register(name) for name in ("Host", "Dee")]
+    match_id = (await open_match(host))["match_id"]
+    assert (await host.call("POST", f"/v1/matches/{match_id}/start")).status_code == 200
+    answer = await dee.call("POST", f"/v1/matches/{match_id}/join", {})
+    assert (answer.status_code, answer.json()["error"]["code"]) == (409, "match_started")
+
+
+async def test_two_players_of_one_name_are_told_apart_at_the_table(api):
+    """Names are not unique (anyone may register as Ann): at one table the second seat with a name
+    reads "Ann (2)", the same in the lobby, in every seat's envelope and in the spectator's."""
+    first, second, bea = [await Person(api).register(name) for name in ("Ann", "ann", "Bea")]
+    match_id = (await open_match(first))["match_id"]
+    await second.join(match_id, seat=1)
+    (listed,) = [e for e in (await api.get("/v1/lobby")).json()["matches"] if e["match_id"] == match_id]
+    assert [seat["name"] for seat in listed["seats"]] == ["Ann", "ann (2)", None] and listed["host"] == "Ann"
+    await bea.join(match_id)
+    for person in (first, second, bea):
+        seen = (await api.get(f"/v1/matches/{match_id}/view", headers=bearer(person.seat_token))).json()
+        assert [p["name"] for p in seen["players"]] == ["Ann", "ann (2)", "Bea"]
+    assert (await api.get(f"/v1/players/{second.id}")).json()["name"] == "ann"  # the player's own name is kept
 
 
 async def test_leave_before_the_start_frees_the_seat_and_its_token(api):

@@ -3,27 +3,11 @@ the third seat, and neither ever receives the other's token."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from tests.service.online.lobby_client import Person
+from tests.service.online.lobby_client import Person, play
 
 pytestmark = pytest.mark.anyio
-
-
-async def play(people: list[Person], match_id: str, seed: int) -> dict:
-    rng = random.Random(seed)
-    for _ in range(20_000):
-        for person in people:
-            seen = (await person.call("GET", f"/v1/matches/{match_id}/view", seat=True)).json()
-            if seen["status"] == "finished":
-                return seen
-            if seen["legal"]:
-                url = f"/v1/matches/{match_id}/commands"
-                answer = await person.call("POST", url, rng.choice(seen["legal"]), seat=True)
-                assert answer.status_code in (200, 409, 422), answer.text
-    raise AssertionError("no end")
 
 
 async def test_two_players_meet_in_the_lobby_and_play_with_a_bot(api):

@@ -33,7 +33,7 @@ class Frames:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for at, frame in self.frames:
-                if "data" in frame and json.loads(frame["data"])["version"] >= version:
+                if frame.get("event") == "view" and json.loads(frame["data"])["version"] >= version:
                     return at
             await asyncio.sleep(0.005)
         raise AssertionError(f"no view of version {version} in {timeout} s")

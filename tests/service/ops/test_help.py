@@ -8,6 +8,7 @@ from importlib.metadata import version
 import pytest
 
 from services.cli.main import main
+from services.ops.limits import Limits
 from services.ops.settings import VARIABLES, Settings, from_env
 
 
@@ -19,6 +20,8 @@ def test_help_lists_every_variable_with_its_default(argv, capsys):
     shown = capsys.readouterr().out
     for variable in VARIABLES:
         assert f"{variable.name} ".ljust(25) + f"({variable.default or 'unset'}) {variable.help}" in shown
+    assert "TAVERN_OPEN_MATCHES ".ljust(37) + f"({Limits().open_matches})" in shown
+    assert "TAVERN_API_KEYS ".ljust(37) + "(unset)" in shown and "TAVERN_BODY_TIMEOUT_S" in shown
 
 
 def test_the_defaults_shown_are_those_of_settings_made_in_code():

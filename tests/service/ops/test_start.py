@@ -33,7 +33,8 @@ def test_without_redis_a_process_exits_at_once_with_one_line(command):
     done, took = run(command, service_env(nobody, TAVERN_START_S="2"))
     print(f"{command[0]} without Redis: exit {done.returncode} after {took:.2f} s")
     assert done.returncode == 1
-    assert took < 2 + 5  # the start bound, and the interpreter's own start
+    # no wall-clock bound here (a loaded machine starts Python slowly): run()'s timeout catches a
+    # hang, and the line below names the 2 s the process gave Redis
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert "cannot reach Redis at redis://127.0.0.1:" in lines[0] and "(REDIS_URL) in 2 s" in lines[0]

@@ -53,3 +53,17 @@ async def test_a_lapsed_claim_goes_back_to_the_front(queue):
     await mark(queue, 101.0, "fresh")
     assert await claim(queue, 106.0, 1) == ["stalled"]  # the lease lapsed at 105
     assert await claim(queue, 106.0, 1) == ["fresh"]
+
+
+async def test_a_claim_brings_each_matchs_tail(queue):
+    """Where the logs live beside the queue, a claim brings each match's tail after its views'
+    checkpoint (the projector does not read it in a round trip of its own)."""
+    client, link = queue
+    await client.xadd(keys.log("a"), {"e": b"1"}, id="1-0")
+    await mark(queue, 100.0, "a")
+    claimer = client.register_script(script(SCRIPTS_DIR / "claim.lua"))
+    args = [101.0, 5.0, 10, "job", 1]
+    (answer,) = await run_scripts(link, [Call(claimer, [keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args)])
+    ids, tails = reply(answer)
+    assert ids == [b"a"]
+    assert tails == [[0, [[b"1-0", [b"e", b"1"]]]]]

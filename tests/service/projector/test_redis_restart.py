@@ -42,7 +42,11 @@ async def test_workers_ride_out_a_redis_restart_under_load(processes, tmp_path):
         workers = [processes(["worker"], env), processes(["worker"], env)]
         async with httpx.AsyncClient(base_url=base, timeout=10) as api:
             matches = [await create(api, seats=3, bots=[0, 1, 2]) for _ in range(MATCHES)]
-            await asyncio.sleep(1.0)  # the bots play
+            # the bots play: kill once every match has begun (a fixed pause let fast workers end them all)
+            began = time.monotonic()
+            while min(client.xlen(keys.log(created["match_id"])) for created in matches) < 5:
+                assert time.monotonic() - began < 30, "the bots never began"
+                await asyncio.sleep(0.02)
             versions = [client.xlen(keys.log(created["match_id"])) for created in matches]
             server.send_signal(signal.SIGKILL)  # mid-job: nothing flushed but what the AOF holds
             server.wait(10)

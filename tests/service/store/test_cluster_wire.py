@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from redis.exceptions import ConnectionError
+from redis.exceptions import ConnectionError, WatchError
 
 from services.store.cluster import ClusterWire, Unreplicated, parse
-from services.store.cluster_client import Registered
+from services.store.cluster_client import ClusterClient, Registered
 from services.store.event_store import Call, reply, run_scripts
 from tests.service.redis_cluster import Cluster
 
@@ -68,6 +68,35 @@ async def test_scripts_are_loaded_on_the_primaries_that_run_them(wire, cluster):
     script = Registered("return redis.call('INCR', KEYS[1])")
     calls = [Call(script, [f"s:{{{i}}}"], []) for i in range(12)]
     assert [reply(answer) for answer in await run_scripts(wire, calls)] == [1] * 12
+
+
+async def test_a_pipeline_without_a_transaction_spans_slots(wire, cluster):
+    client = ClusterClient(wire, wire)
+    async with client.pipeline(transaction=False) as pipe:
+        pipe.zadd("p:{a}", {"m": 1}).zadd("p:{b}", {"m": 2}, nx=True)
+        pipe.hset("p:{c}", mapping={"f": "v"})
+        assert await pipe.execute() == [1, 1, 1]
+    assert cluster.primary_of("p:{a}") != cluster.primary_of("p:{b}")
+    assert await client.zrangebyscore("p:{b}", "-inf", 5, start=0, num=10) == [b"m"]
+    assert await client.hgetall("p:{c}") == {b"f": b"v"}
+
+
+async def test_a_watched_transaction_runs_only_on_what_it_read(wire):
+    client, key = ClusterClient(wire, wire), "t:{1}"
+    await client.hset(key, {"seat": "free"})
+    async with client.pipeline() as pipe:
+        await pipe.watch(key)
+        assert await pipe.hgetall(key) == {b"seat": b"free"}  # at once, while watching
+        pipe.multi()
+        pipe.hset(key, mapping={"seat": "ann"}).hdel(key, "gone")
+        assert await pipe.execute() == [0, 0]
+        await pipe.watch(key)
+        await client.hset(key, {"seat": "ben"})  # another process, between the read and the write
+        pipe.multi()
+        pipe.hset(key, mapping={"seat": "cat"})
+        with pytest.raises(WatchError):
+            await pipe.execute()
+    assert await client.hget(key, "seat") == b"ben"
 
 
 async def test_wait_asks_the_replicas(wire, cluster):

@@ -42,21 +42,51 @@ function master(view, p, seat, ctx) {
   );
 }
 
+// An offer's contents: a hand card another seat may not see is "" (shown as "a card from their hand").
+function offerText(o, ctx) {
+  const named = (id) => (id ? nameOf(id) : "a card from their hand");
+  const give = [...o.give_hand, ...o.give_tavern].map(named);
+  const take = [...o.take_hand, ...o.take_tavern].map(named);
+  const bits = [];
+  if (give.length) bits.push(`${ctx.seatName(o.by)} gives ${give.join(", ")}`);
+  if (take.length) bits.push(`${ctx.seatName(o.to)} gives ${take.join(", ")}`);
+  if (o.gold > 0) bits.push(`${o.gold} gold from ${ctx.seatName(o.by)}`);
+  if (o.gold < 0) bits.push(`${-o.gold} gold from ${ctx.seatName(o.to)}`);
+  return bits.length ? bits.join("; ") : "nothing yet";
+}
+
+function tradeLabel(c) {
+  if (c.type === "AddToOffer") return `Put in ${nameOf(c.card)}`;
+  if (c.type === "SetOfferGold") return c.gold > 0 ? `You pay ${c.gold} gold` : `They pay ${-c.gold} gold`;
+  return humanise(c.type);
+}
+
+// Open offers (sent, to answer) and offers being written (a menu of what may go in, then Send).
 function offers(view, ctx) {
-  if (!view.offers.length && !view.pending) return null;
+  if (!view.offers.length && !view.drafts.length && !view.pending) return null;
+  const mine = (o, type) => ctx.commands((c) => c.type === type && c.offer === o.id);
   return h(
     "section.tm-offers",
     {},
+    view.drafts.map((o) =>
+      h(
+        "div.offer.draft",
+        { dataset: { offer: o.id } },
+        `${ctx.seatName(o.by)} is writing an offer to ${ctx.seatName(o.to)}: ${offerText(o, ctx)} `,
+        mine(o, "AddToOffer").length ? ctx.actionable(h("button.move", {}, "Add a card…"), mine(o, "AddToOffer"), tradeLabel) : null,
+        mine(o, "SetOfferGold").length ? ctx.actionable(h("button.move", {}, "Set the gold…"), mine(o, "SetOfferGold"), tradeLabel) : null,
+        ctx.button("Send", mine(o, "MakeOffer")),
+        ctx.button("Withdraw", mine(o, "WithdrawOffer")),
+      ),
+    ),
     view.offers.map((o) =>
       h(
         "div.offer",
         { dataset: { offer: o.id } },
-        `${ctx.seatName(o.by)} offers ${ctx.seatName(o.to)}: `,
-        o.give ? `${nameOf(o.give)} ` : "",
-        o.take ? `for their ${nameOf(o.take)} ` : "",
-        o.gold ? `(${o.gold} gold)` : "",
+        `${ctx.seatName(o.by)} offers ${ctx.seatName(o.to)}: ${offerText(o, ctx)} `,
         ctx.button("Accept", ctx.commands((c) => c.type === "AnswerOffer" && c.offer === o.id && c.accept)),
         ctx.button("Decline", ctx.commands((c) => c.type === "AnswerOffer" && c.offer === o.id && !c.accept)),
+        ctx.button("Withdraw", mine(o, "WithdrawOffer")),
       ),
     ),
     view.pending
@@ -65,19 +95,11 @@ function offers(view, ctx) {
   );
 }
 
-function tradeLabel(c) {
-  const give = c.give ? `give ${nameOf(c.give)}` : "";
-  const take = c.take ? `take their ${nameOf(c.take)}` : "";
-  const gold = c.gold ? ` for ${c.gold} gold` : "";
-  return `${[give, take].filter(Boolean).join(" and ")}${gold}`;
-}
-
-// Offering a trade: one button per other master, a menu of what may be offered them.
+// Opening an offer: one button per other master not yet offered to this phase.
 function trades(view, ctx) {
-  const offers = ctx.commands((c) => c.type === "OfferTrade");
-  if (!offers.length) return null;
-  const targets = [...new Set(offers.map((c) => c.to))];
-  return h("span.trades", {}, targets.map((to) => ctx.actionable(h("button.move.trade", {}, `Trade with ${ctx.seatName(to)}…`), offers.filter((c) => c.to === to), tradeLabel)));
+  const open = ctx.commands((c) => c.type === "OpenOffer");
+  if (!open.length) return null;
+  return h("span.trades", {}, open.map((c) => ctx.actionable(h("button.move.trade", {}, `Offer ${ctx.seatName(c.to)} a trade`), [c], () => `Write an offer to ${ctx.seatName(c.to)}`)));
 }
 
 // What the table plays for, in the mode's words, and how it ended.
@@ -103,6 +125,7 @@ export function render(view, ctx) {
     ),
   );
   const mine = me === null ? null : view.players[me];
+  const table = offers(view, ctx); // before the hand: a card put in an offer is chosen in the offer's menu
   const own = mine
     ? h(
         "section.own",
@@ -110,11 +133,11 @@ export function render(view, ctx) {
         master(view, mine, me, ctx),
         view.packet.length ? [h("div.label", {}, "The packet: keep one"), h("div.hand", {}, view.packet.map((id) => card(id, ctx, ctx.commands((c) => c.type === "PickCard" && c.card === id), () => "Keep this card")))] : null,
         h("div.label", {}, view.hand.length ? "Your hand" : ""),
-        h("div.hand.own-hand", {}, view.hand.map((id) => card(id, ctx, ctx.commands((c) => c.card === id && c.type !== "PickCard"), describe))),
+        h("div.hand.own-hand", {}, view.hand.map((id) => card(id, ctx, ctx.commands((c) => c.card === id && c.type !== "PickCard" && c.type !== "AddToOffer"), describe))),
         h("div.buttons", {}, trades(view, ctx), ctx.button("Done", ctx.commands((c) => c.type === "Done"))),
       )
     : null;
-  return h("div.table.tavern-masters", {}, h("div.opponents", {}, others.map(([p, seat]) => master(view, p, seat, ctx))), middle, offers(view, ctx), own);
+  return h("div.table.tavern-masters", {}, h("div.opponents", {}, others.map(([p, seat]) => master(view, p, seat, ctx))), middle, table, own);
 }
 
 export function status(view, ctx) {

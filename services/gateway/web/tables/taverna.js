@@ -139,8 +139,10 @@ export function render(view, ctx) {
 export function status(view, ctx) {
   if (view.phase === "over") return "The match is over";
   if (ctx.legal.length) {
-    const step = view.turn && view.turn.seat === view.seat ? view.turn.step : view.phase;
-    const words = { pick: "take a customer from the row", place: "seat your customer at a table", act: "use dignitaries, favours and spells, then end your turn", deeds: "buy a deed or pass", people: "choose a people", royal: "choose a royal scoring" };
+    const turn = view.turn;
+    const asked = turn && turn.seat !== view.seat ? (turn.window_seats.includes(view.seat) ? "window" : "prompt") : null;
+    const step = asked || (turn && turn.seat === view.seat ? turn.step : view.phase);
+    const words = { pick: "take a customer from the row", place: "seat your customer at a table", act: "use dignitaries, favours and spells, then end your turn", deeds: "buy a deed or pass", people: "choose a people", royal: "choose a royal scoring", window: "use a royal favour before the turn goes on, or pass", prompt: "answer with an instant spell, or pass" };
     return `Your move: ${words[step] || humanise(step)}`;
   }
   return view.waiting_for.length ? `Waiting for ${view.waiting_for.map(ctx.seatName).join(", ")}` : null;

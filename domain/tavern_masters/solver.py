@@ -1,0 +1,245 @@
+"""A perfect-play search over a known deal: can a co-operative or solo table reach the Challenge Chart's goal?
+
+It plays the rules core itself (``legal`` and ``decide`` with the match's random streams, as a
+Table would), knowing every deck's order, depth first. Commands are tried in the greedy bot's order
+of preference, as a limited discrepancy search: the bot's own line, then lines that leave it once,
+twice, then the whole tree (wins turn up early; a loss is proved only by the whole tree). Three
+cuts never lose a win:
+
+- a transposition memo: a state (with its log position, which names the random stream of the
+  next draw) that has been searched to no win is not searched again;
+- per seat, an upper bound on its Gold at the end: its Gold, plus every remaining Till counted
+  as if every Tavern card in its hand and still to be dealt to it were in play for free and every
+  Patron it holds or will be dealt sat in its Tavern; a seat whose bound is under the goal ends
+  the branch;
+- the Night is played by its dominant move: every Patron that can be played is played (without
+  Dirty Deeds or trades nothing can be lost by seating one), and equal copies of a card are one
+  choice.
+
+Trades and Dirty Deeds are outside the search (``solve`` refuses Dirty Deeds): for a
+co-operative table a "no" therefore means "not without trading". Seats act one after the other
+(the lowest seat first); without trades or deeds the simultaneous phases do not depend on it.
+A search that passes its node budget answers ``None`` (unknown).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.kernel import Command, Rng, Setup
+from domain.tavern_masters import GAME
+from domain.tavern_masters.bot import score
+from domain.tavern_masters.commands import DiscardCard, Done, KeepHand, Mulligan, PickCard, PlayCard, PlayPatron
+from domain.tavern_masters.content import card, definitions
+from domain.tavern_masters.phases import DEAL
+from domain.tavern_masters.rules import to_act
+from domain.tavern_masters.scoring import GOAL
+from domain.tavern_masters.state import State
+from domain.tavern_masters.terms import matches
+
+SEARCHED = (PickCard, Mulligan, KeepHand, PlayCard, DiscardCard, Done)
+
+
+# Limited discrepancy search: the greedy bot's line first, then lines that leave it once, twice, ...
+# (wins are found early), then the whole tree (a loss is proved only there).
+DISCREPANCIES = (0, 1, 2, 1 << 30)
+
+
+class BudgetExceeded(Exception):
+    """The search visited more states than it was allowed."""
+
+
+Move = tuple[int, Command]  # (seat, command)
+
+
+class Verdict(msgspec.Struct, frozen=True):
+    winnable: bool | None  # None: the node budget ran out first
+    line: tuple[Move, ...]  # a winning game's commands, in order, when winnable (replay it on a Table)
+    nodes: int  # states searched
+
+
+@dataclass
+class Search:
+    seed: str
+    budget: int
+    nodes: int = 0
+    failed: dict[bytes, int] = field(default_factory=dict)  # state -> the most discrepancies it had, no win
+    line: list[Move] = field(default_factory=list)  # the commands from the opening to the state searched
+    encode: Any = field(default_factory=lambda: msgspec.json.Encoder().encode)
+
+
+def table_start(seed: str, seats: int, options: dict[str, Any]) -> tuple[State, int]:
+    """The state after the opening (the shuffles and the first deal) and its log position, as a Table has them."""
+    setup: Setup = GAME.setup(seats, options)
+    state = GAME.initial(setup)
+    events = GAME.begin(state, Rng(seed, 0))
+    for event in events:
+        state = GAME.evolve(state, event)
+    return state, len(events)
+
+
+def solve(seed: str, seats: int, options: dict[str, Any], budget: int = 100_000) -> Verdict:
+    """Whether perfect play wins the deal of ``seed`` (a Table's seed), with a winning line if so."""
+    filled = GAME.setup(seats, options).options
+    if filled["mode"] == "competitive" or filled["dirty_deeds"]:
+        raise ValueError("the solver answers co-operative and solo tables without Dirty Deeds")
+    state, version = table_start(seed, seats, options)
+    search = Search(seed, budget)
+    try:
+        won = any(_wins(search, state, version, allowed) for allowed in DISCREPANCIES)
+    except BudgetExceeded:
+        return Verdict(None, (), search.nodes)
+    return Verdict(won, tuple(search.line) if won else (), search.nodes)
+
+
+def _won(state: State) -> bool:
+    return len(state.winners or ()) == state.seats
+
+
+def _wins(search: Search, state: State, version: int, allowed: int) -> bool:
+    """Depth first, leaving the greedy bot's favourite command at most ``allowed`` times (each step
+    down its list is one discrepancy); on a win ``search.line`` holds the winning commands."""
+    if state.winners is not None:
+        return _won(state)
+    key = search.encode((version, canonical(state)))
+    if search.failed.get(key, -1) >= allowed or not hopeful(state):
+        return False
+    search.nodes += 1
+    if search.nodes > search.budget:
+        raise BudgetExceeded
+    seat = min(to_act(state))
+    depth = len(search.line)
+    if state.phase == "night":  # one move: every Patron that can be seated, then Done
+        if _wins(search, *_night(search, state, version, seat), allowed):
+            return True
+    else:
+        for rank, command in enumerate(choices(state, seat)):
+            if rank > allowed:
+                break
+            if _wins(search, *_play(search, state, version, seat, command), allowed - rank):
+                return True
+            del search.line[depth:]
+    del search.line[depth:]
+    search.failed[key] = allowed
+    return False
+
+
+def canonical(state: State) -> State:
+    """The state with each seat's zones sorted: the order cards were bought in changes nothing ahead."""
+    players = tuple(replace(p, hand=tuple(sorted(p.hand)), tavern=tuple(sorted(p.tavern)), seen=tuple(sorted(p.seen)))
+                    for p in state.players)
+    return replace(state, players=players)
+
+
+def _play(search: Search, state: State, version: int, seat: int, command: Command) -> tuple[State, int]:
+    events = GAME.decide(state, command, seat, Rng(search.seed, version))
+    search.line.append((seat, command))
+    for event in events:
+        state = GAME.evolve(state, event)
+    return state, version + len(events)
+
+
+def _night(search: Search, state: State, version: int, seat: int) -> tuple[State, int]:
+    """The Night's dominant move: seat Patrons while any can be seated (one may let in another), then Done."""
+    while True:
+        patrons = [c for c in GAME.legal(state, seat) if isinstance(c, PlayPatron)]
+        if not patrons:
+            return _play(search, state, version, seat, Done())
+        state, version = _play(search, state, version, seat, patrons[0])
+
+
+def choices(state: State, seat: int) -> Iterator[Command]:
+    """The seat's legal commands worth searching, one per kind of card, the greedy bot's favourite first
+    (so that the first line searched is the greedy bot's game, and wins turn up early)."""
+    view = GAME.view(state, seat)
+    legal = sorted((c for c in GAME.legal(state, seat) if isinstance(c, SEARCHED)), key=lambda c: -score(c, view))
+    seen: set[tuple[type, str, bool]] = set()
+    for command in legal:
+        name = getattr(command, "card", "")
+        kind = (type(command), card(name).id if name else "", getattr(command, "free", False))
+        if kind not in seen:
+            seen.add(kind)
+            yield command
+
+
+def hopeful(state: State) -> bool:
+    """Every seat's optimistic final Gold reaches the goal."""
+    return all(bound(state, seat) >= GOAL for seat in range(state.seats))
+
+
+OPENING_DRAWS = 14  # Tavern cards a seat may yet draw in the opening: the solo draw's 10, a mulligan's 4
+
+
+def bound(state: State, seat: int) -> float:
+    """An upper bound on the seat's Gold after the last Till; infinity when a deck may run short (and
+    be reshuffled) before then.
+
+    Each Till still to come is counted on the seat's universe by then: its Tavern, its hand and
+    every card still to be dealt (to any seat) by then; in the opening, every hand and packet and
+    every card the opening may still draw too. A Patron earns what it would earn there; a Goods
+    or Staff card in the Tavern too; one still to be bought adds what it would earn there from its
+    first possible Day on, less its price (nothing, for a Staff that may be hired free), and only
+    if that is positive."""
+    player = state.players[seat]
+    tavern_deck, patron_deck = state.decks["tavern"], state.decks["patron"]
+    held, phase, round_ = (*player.tavern, *player.hand), state.phase, state.round
+    if phase in ("draft", "mulligan"):  # as the first Day, holding whatever the opening may give
+        opening = OPENING_DRAWS * state.seats
+        held = (*(c for p in state.players for c in (*p.hand, *p.packet)), *tavern_deck[:opening])
+        tavern_deck, phase, round_ = tavern_deck[opening:], "day", 1
+    after_till = phase == "till"
+    tills = state.rounds - round_ + (0 if after_till else 1)
+    if tills <= 0:
+        return player.gold
+    per_day = DEAL * state.seats
+    days = [a + after_till for a in range(tills)]  # Days still to deal before each Till
+    nights = [a + (phase != "night") for a in range(tills)]
+    if len(tavern_deck) < per_day * days[-1] or len(patron_deck) < per_day * nights[-1]:
+        return float("inf")
+    universes = [_counts((*held, *tavern_deck[: per_day * days[a]], *patron_deck[: per_day * nights[a]]))
+                 for a in range(tills)]
+    first_day = 1 if phase == "night" else 0  # the first Till a card from the hand can earn at
+    earners = [(c, 0 if c in player.tavern or card(c).kind == "patron" else first_day) for c in held]
+    earners += [(c, days.index(i // per_day + 1)) for i, c in enumerate(tavern_deck[: per_day * days[-1]])]
+    earners += [(c, nights.index(i // per_day + 1)) for i, c in enumerate(patron_deck[: per_day * nights[-1]])]
+    total = player.gold
+    for c, since in earners:
+        earned = sum(_earns(c, universes[a]) for a in range(since, tills))
+        if c in player.tavern or card(c).kind == "patron":
+            total += earned
+        else:
+            price = 0 if card(c).free_with else card(c).cost
+            total += max(0, earned - price)
+    return total
+
+
+@cache
+def _terms(card_id: str) -> frozenset[str]:
+    """The terms of every income effect a card answers to (what ``_counts`` tallies)."""
+    return frozenset(e.term for d in definitions().values() for e in d.effects if e.term and matches(card_id, e.term))
+
+
+def _counts(universe: tuple[str, ...]) -> Counter[str]:
+    return Counter(term for c in universe for term in _terms(c))
+
+
+def _earns(card_id: str, counts: Counter[str]) -> int:
+    """``effects.card_income`` of the card among a universe's cards, from the universe's term counts."""
+    defn = card(card_id)
+    total = (2 if defn.noble else 1) if defn.kind == "patron" else 0
+    for effect in defn.effects:
+        others = counts[effect.term] - (effect.term in _terms(card_id)) if effect.term else 0
+        if effect.op == "income":
+            total += effect.amount
+        elif effect.op == "income_per":
+            total += effect.amount * others
+        elif effect.op == "income_if":
+            total += effect.amount if others else 0
+    return total

@@ -1,0 +1,124 @@
+"""The search bots (domain/kernel/search.py, domain/<game>/search.py): they decide from a seat's
+view alone, draw states that view could come from, play legal moves only, finish matches, and pick
+the same move again for the same view and seed (the audit of a timed-out move relies on that)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.games import fallback_bot, game_ids, get_game, make_bot, online_game
+from domain.kernel import Bot, Command, Rng, RulesError, Table, bot_turn, play
+from domain.kernel.online import SeatTimedOut, TimedOut
+
+SEATS = {"heros-tavern": (3, 5), "tavern-masters": (1, 2, 4), "taverna": (2, 4), "mercenaries": (2,)}
+CASES = [(game_id, seats) for game_id in game_ids() for seats in SEATS[game_id]]
+
+
+def sampler(game_id: str) -> Any:
+    return importlib.import_module(f"domain.{game_id.replace('-', '_')}.search").sample
+
+
+def greedy_states(game_id: str, seats: int, seed: str, every: int) -> list[tuple[Any, int]]:
+    """(state, seat) pairs from one all-greedy match, every ``every``-th command, each seat."""
+    game = get_game(game_id)
+    table = Table(game, game.setup(seats), seed)
+    bots = [make_bot(game, "greedy") for _ in range(seats)]
+    out = []
+    for step in range(10_000):
+        if table.finished:
+            break
+        if step % every == 0:
+            out += [(table.state, seat) for seat in range(seats)]
+        table.submit(*bot_turn(table, bots))
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "seats"), CASES)
+def test_a_sampled_state_shows_the_seat_the_view_it_came_from(game_id, seats):
+    """A determinization is a state the view could come from: its view and legal list are the
+    view's, while the cards the seat cannot see are drawn anew."""
+    game, sample = get_game(game_id), sampler(game_id)
+    redrawn = 0
+    for index, (state, seat) in enumerate(greedy_states(game_id, seats, f"sample-{game_id}-{seats}", every=7)):
+        seen = game.view(state, seat)
+        drawn = sample(seen, Rng("draw", index, "sample"))
+        assert game.view(drawn, seat) == seen
+        assert game.legal(drawn, seat) == game.legal(state, seat)
+        redrawn += drawn != state
+    assert redrawn > 0  # the hidden cards were not copied from the true state
+
+
+class Checked:
+    """A bot whose every move must be one of the legal commands it was given."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.moves = 0
+
+    def choose(self, view: Any, legal: Sequence[Command], rng: Rng) -> Command:
+        command = self.bot.choose(view, legal, rng)
+        assert command in legal
+        self.moves += 1
+        return command
+
+
+@pytest.mark.parametrize(("game_id", "seats"), [(g, SEATS[g][0]) for g in game_ids()])
+def test_the_search_bot_plays_legal_moves_to_the_end_of_a_match(game_id, seats):
+    game = get_game(game_id)
+    searcher = Checked(make_bot(game, "search"))
+    bots: list[Bot] = [searcher, *(make_bot(game, "greedy") for _ in range(seats - 1))]
+    table = play(game, game.setup(seats), f"search-play-{game_id}", bots)
+    assert game.result(table.state) is not None and searcher.moves > 0
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_choice_depends_on_the_view_and_seed_only(game_id):
+    """Two true states that give the seat the same view (the second drawn from the first's view, so
+    its hidden cards differ) get the same move for the same seed; the same call twice too."""
+    game, sample = get_game(game_id), sampler(game_id)
+    bot = make_bot(game, "search")
+    checked = 0
+    for index, (state, seat) in enumerate(greedy_states(game_id, SEATS[game_id][-1], f"same-{game_id}", every=23)):
+        legal = game.legal(state, seat)
+        if len(legal) < 2:
+            continue
+        seen = game.view(state, seat)
+        other = sample(seen, Rng("other", index, "sample"))
+        assert other != state and game.view(other, seat) == seen
+        first = bot.choose(seen, legal, Rng("seed", index, "bot"))
+        assert first == bot.choose(game.view(other, seat), game.legal(other, seat), Rng("seed", index, "bot"))
+        assert first == make_bot(game, "search").choose(seen, legal, Rng("seed", index, "bot"))
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_timed_out_seat_may_be_played_by_the_search_bot_and_is_decided_again_alike(game_id):
+    assert fallback_bot(get_game(game_id)) in get_game(game_id).bots
+    game = online_game(game_id)
+    table = Table(game, game.setup(get_game(game_id).min_seats), f"timeout-{game_id}")
+    seat = table.actors()[0]
+    command = TimedOut(bot="search")
+    again = game.decide(table.state, command, seat, table.rng())  # what an audit decides
+    assert table.submit(seat, command) == again and again[0] == SeatTimedOut(seat=seat, streak=1)
+
+
+def test_a_timeout_naming_no_bot_of_the_game_is_refused():
+    game = online_game("taverna")
+    table = Table(game, game.setup(3), "no-bot")
+    with pytest.raises(RulesError) as refused:
+        table.submit(table.actors()[0], TimedOut(bot="oracle"))
+    assert refused.value.code == "unknown_bot"
+
+
+def test_a_timeout_logged_before_bots_were_named_is_played_by_greedy():
+    """An old log's TimedOut has no ``bot``: it decodes to the greedy bot that played it then."""
+    old = msgspec.json.decode(b'{"type": "TimedOut", "limit": 3, "forfeit": false}', type=TimedOut)
+    assert old.bot == "greedy"
