@@ -124,15 +124,19 @@ def test_the_lobby_has_no_serious_accessibility_violation(page, shots):
 def test_a_click_that_would_spend_asks_first(page, server):
     """Buying a card for good spends tokens: the click opens a confirmation (the move in words, and
     Cancel) and sends nothing by itself."""
-    links = create_match(page, "heros-tavern", seats=3, bots=[1, 2])
-    page.goto(server + "/" + links[0])
     buy = page.locator("#table .card.actionable[data-types~=BuyCard]")
-    for _ in range(30):
+    # A seat's tokens must pay a cost exactly, so some deals (about 1 in 25 with these picks) never
+    # offer this seat a purchase: such a match is played out and another one dealt.
+    for _ in range(6):
+        links = create_match(page, "heros-tavern", seats=3, bots=[1, 2])
+        page.goto(server + "/" + links[0])
         settle(page)
+        while not buy.count() and not finished(page):
+            first_move(page)
+            settle(page)
         if buy.count():
             break
-        first_move(page)
-    assert buy.count(), "no purchase offered"
+    assert buy.count(), "no purchase offered in six matches"
     settle(page)
     sent: list[str] = []
     page.on("request", lambda request: request.url.endswith("/commands") and sent.append(request.url))
