@@ -117,8 +117,9 @@ class Lobby:
         def change(match: Match) -> _Change:
             if match.invite and (invite is None or tokens.digest(invite) != match.invite):
                 raise Refused(404, "unknown_invite", "a private match is joined with its invite code")
-            if player.id in match.players.values():
-                raise Refused(409, "already_seated", "this player already holds a seat of this match")
+            held = [s for s, holder in match.players.items() if holder == player.id]
+            if held:
+                return _rejoin(match, held[0], seat, token)
             free = [s for s in match.open_seats if s not in match.players]
             if not free:  # the last join started it: full, rather than started by its host with bots
                 raise Refused(409, "match_full", "every seat of this match is taken")
@@ -245,6 +246,17 @@ class Lobby:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zrem(keys.lobby(None), match_id).zrem(keys.lobby(match.game.id), match_id)
                 await pipe.execute()
+
+
+def _rejoin(match: Match, held: int, seat: int | None, token: str) -> _Change:
+    """A seated player who joins again (its answer was lost: a timeout, a dropped connection) gets
+    its seat back with a new token, and the old one stops working: the seat's token is kept only as
+    a digest, so it cannot be sent twice. Only before the start: a started match's meta is cached
+    by every gateway, and its tokens must not change under them."""
+    if match.lobby in ("started", "") or seat not in (None, held):
+        raise Refused(409, "already_seated", f"this player already holds seat {held} of this match")
+    _must_be_open(match)
+    return _Change({f"token:{held}": tokens.digest(token)}, [], Joined(match.id, held, token, False))
 
 
 def _must_be_open(match: Match) -> None:

@@ -79,7 +79,8 @@ def _paths(components: dict[str, Any]) -> dict[str, Any]:
         "/v1/lobby": {"get": _op("Open public matches, oldest first", "LobbyPage", "200", (400,), parameters=query)},
         "/v1/matches/{match_id}/join": {
             "post": _op(
-                "Take a free seat (player token): answers that seat's token to the joiner only",
+                "Take a free seat (player token): answers that seat's token to the joiner only; a seated"
+                " player who joins again before the start gets its seat with a new token (the old one ends)",
                 "Joined",
                 "200",
                 (400, 401, 403, 404, 409),

@@ -156,11 +156,11 @@ async def test_join_refusals_change_nothing(api):
         (await bea.call("POST", url, {"seat": 0}), 409, "not_open_seat"),
         (await bea.call("POST", url, {"colour": "red"}), 400, "bad_request"),
         (await bea.call("POST", "/v1/matches/nope/join", {}), 404, "no_such_match"),
-        (await host.call("POST", url, {}), 409, "already_seated"),
+        (await host.call("POST", url, {"seat": 1}), 409, "already_seated"),
     ]
     await bea.join(match_id, seat=1)
     cases += [
-        (await bea.call("POST", url, {}), 409, "already_seated"),
+        (await bea.call("POST", url, {"seat": 2}), 409, "already_seated"),
         (await cy.call("POST", url, {"seat": 1}), 409, "seat_taken"),
     ]
     for answer, status, code in cases:
@@ -179,6 +179,41 @@ async def test_join_refusals_change_nothing(api):
         assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), answer.text
     after = (await api.get(f"/v1/matches/{match_id}/view", headers=bearer(cy.seat_token))).json()
     assert after["version"] == started["version"] and after["players"] == started["players"]  # nothing appended
+
+
+async def test_a_seated_player_who_joins_again_gets_its_seat_back_with_a_new_token(api):
+    """A join whose answer was lost (a timeout, a dropped connection) is sent again: the player gets
+    the same seat and a new token, the lost one stops working; once the match has started, a join
+    again is refused (the started match's tokens are cached) and the token it answered works."""
+    host, bea, cy = [await Person(api).register(name) for name in ("Host", "Bea", "Cy")]
+    match_id = (await open_match(host))["match_id"]
+    first = await bea.join(match_id, seat=2)
+    lost = bea.seat_token
+    again = await bea.join(match_id)
+    assert (again["seat"], again["started"]) == (2, False) and bea.seat_token != lost
+    (entry,) = [e for e in (await api.get("/v1/lobby")).json()["matches"] if e["match_id"] == match_id]
+    assert entry["free"] == [1] and entry["seats"][2]["name"] == "Bea"
+    host_token = host.seat_token
+    assert (await host.join(match_id))["seat"] == 0 and host.seat_token != host_token
+    await cy.join(match_id)
+    url = f"/v1/matches/{match_id}/view"
+    assert (await api.get(url, headers=bearer(bea.seat_token))).json()["seat"] == first["seat"]
+    for stale in (lost, host_token):
+        answer = await api.get(url, headers=bearer(stale))
+        assert (answer.status_code, answer.json()["error"]["code"]) == (403, "wrong_token")
+    assert (await api.get(url, headers=bearer(host.seat_token))).json()["seat"] == 0
+    answer = await bea.call("POST", f"/v1/matches/{match_id}/join", {})
+    assert (answer.status_code, answer.json()["error"]["code"]) == (409, "already_seated")
+    assert (await api.get(url, headers=bearer(bea.seat_token))).status_code == 200
+
+
+async def test_a_seated_player_of_a_closed_match_who_joins_again_hears_it_closed(api):
+    host, bea = [await Person(api).register(name) for name in ("Host", "Bea")]
+    match_id = (await open_match(host))["match_id"]
+    await bea.join(match_id, seat=1)
+    assert (await host.call("POST", f"/v1/matches/{match_id}/leave")).status_code == 200
+    answer = await bea.call("POST", f"/v1/matches/{match_id}/join", {})
+    assert (answer.status_code, answer.json()["error"]["code"]) == (409, "match_closed")
 
 
 async def test_joining_a_match_its_host_started_with_bots_is_refused_as_started(api):
