@@ -123,6 +123,7 @@ class Runtime:
             settings.archive_grace_s,
             settings.idle_limit_s,
             self.timeouts.abandon_idle,
+            self.lobby.close_waiting,
         )
         self.seating = Seating(self.players)
         self.ratings = Ratings(self.events)

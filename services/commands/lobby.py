@@ -83,12 +83,30 @@ class Lobby:
         self.folds = folds
 
     async def listed(self, match: Match) -> None:
-        """Put a just created public lobby match on the lists."""
-        if match.lobby == "open" and not match.invite:
+        """Put a just created lobby match on the lists: the waiting one, and if public the lobby's."""
+        if match.lobby == "open":
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.zadd(keys.lobby(None), {match.id: match.created})
-                pipe.zadd(keys.lobby(match.game.id), {match.id: match.created})
+                pipe.zadd(keys.LOBBY_WAITING, {match.id: match.created})
+                if not match.invite:
+                    pipe.zadd(keys.lobby(None), {match.id: match.created})
+                    pipe.zadd(keys.lobby(match.game.id), {match.id: match.created})
                 await pipe.execute()
+
+    async def close_waiting(self, now: float, older_than_s: float, batch: int) -> int:
+        """Close the lobby matches created more than ``older_than_s`` ago and still waiting for
+        players (nobody came): as if the host had left, their creators' quota slots given back.
+        How many were looked at (a full batch: sweep again)."""
+        due = await self.redis.zrangebyscore(keys.LOBBY_WAITING, "-inf", now - older_than_s, start=0, num=batch)
+        for raw in due:
+            match_id = raw.decode()
+            try:
+                await self._change(match_id, _close_waiting)
+            except Refused:  # started, closed or gone meanwhile: only its listing is left to clear
+                await self._unlist(match_id)
+                continue
+            await self._closed(match_id)
+            log.info("lobby_expired", match_id=match_id)
+        return len(due)
 
     async def page(self, game: str | None, offset: int, limit: int) -> LobbyPage:
         ids = [raw.decode() for raw in await self.redis.zrange(keys.lobby(game), offset, offset + limit)]
@@ -156,10 +174,7 @@ class Lobby:
 
         left: Left = await self._change(match_id, change)
         if left.cancelled:
-            await self._unlist(match_id)
-            closed = await self.matches.get(match_id)
-            if closed is not None:
-                await self.matches.give_back(closed)
+            await self._closed(match_id)
         log.info("left", match_id=match_id, seat=left.seat, player=player.id, cancelled=left.cancelled)
         return left
 
@@ -206,6 +221,8 @@ class Lobby:
                 token = created.seat_tokens[mine]
                 assert token is not None
                 log.info("rematch", match_id=match.id, rematch=created.match.id)
+                if created.match.lobby == "open":  # kept for its players, not listed: it waits for them
+                    await self.redis.zadd(keys.LOBBY_WAITING, {created.match.id: created.match.created})
                 return Joined(created.match.id, mine, token, not created.match.lobby)
             await self.redis.hset(keys.meta(created.match.id), "lobby", "cancelled")  # another was first
             await self.matches.give_back(created.match)
@@ -240,12 +257,20 @@ class Lobby:
         assert match is not None and match.lobby == "started"
         await self.matches.open(match)  # False if another process opened it first: the same events
 
+    async def _closed(self, match_id: str) -> None:
+        """A lobby match just closed before its start: off the lists, its quota slots given back."""
+        await self._unlist(match_id)
+        closed = await self.matches.get(match_id)
+        if closed is not None:
+            await self.matches.give_back(closed)
+
     async def _unlist(self, match_id: str) -> None:
         match = await self.matches.get(match_id)
-        if match is not None:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.zrem(keys.lobby(None), match_id).zrem(keys.lobby(match.game.id), match_id)
-                await pipe.execute()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(keys.LOBBY_WAITING, match_id).zrem(keys.lobby(None), match_id)
+            if match is not None:
+                pipe.zrem(keys.lobby(match.game.id), match_id)
+            await pipe.execute()
 
 
 def _rejoin(match: Match, held: int, seat: int | None, token: str) -> _Change:
@@ -257,6 +282,11 @@ def _rejoin(match: Match, held: int, seat: int | None, token: str) -> _Change:
         raise Refused(409, "already_seated", f"this player already holds seat {held} of this match")
     _must_be_open(match)
     return _Change({f"token:{held}": tokens.digest(token)}, [], Joined(match.id, held, token, False))
+
+
+def _close_waiting(match: Match) -> _Change:
+    _must_be_open(match)
+    return _Change({"lobby": "cancelled"}, [], None)
 
 
 def _must_be_open(match: Match) -> None:

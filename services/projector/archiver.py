@@ -6,6 +6,8 @@ event) or finished (``keys.FINISHED``, by when). A worker sweeps both every few 
 - a match idle past ``idle_s`` is ended as abandoned: ``Abandoned`` is appended through the command
   path (services/commands/timeouts.py), so replays and ``tavern audit`` see it; once projected it
   is finished like any other;
+- a lobby match still waiting for players ``idle_s`` after its creation is closed, as if its host
+  had left (services/commands/lobby.py), which gives its creators' quota slots back;
 - a match finished more than ``grace_s`` ago is archived: its export and meta are written to the
   archive, read back and checked, and only then are its keys deleted, all in one DEL.
 
@@ -49,9 +51,11 @@ class Archiver:
         grace_s: float,
         idle_s: float,
         abandon: Callable[[Match], Awaitable[str]],
+        close_waiting: Callable[[float, float, int], Awaitable[int]],
         batch: int = 100,
     ) -> None:
         self.abandon_match = abandon  # appends Abandoned (Timeouts.abandon_idle)
+        self.close_waiting = close_waiting  # closes lobby matches nobody came to (Lobby.close_waiting)
         self.events = events
         self.queue = queue
         self.matches = matches
@@ -72,8 +76,10 @@ class Archiver:
             await asyncio.sleep(every_s)
 
     async def sweep(self, now: float | None = None) -> int:
-        """End the idle matches, archive those finished long enough ago; how many were archived."""
+        """Close the lobby matches nobody came to, end the idle matches, archive those finished long
+        enough ago; the larger of how many were closed and archived (a full batch: sweep again)."""
         now = time.time() if now is None else now
+        closed = await self.close_waiting(now, self.idle_s, self.batch)
         for game_id in game_ids():
             idle = await self.queue.zrangebyscore(
                 keys.live(game_id), "-inf", now - self.idle_s, start=0, num=self.batch
@@ -83,7 +89,7 @@ class Archiver:
         due = await self.queue.zrangebyscore(keys.FINISHED, "-inf", now - self.grace_s, start=0, num=self.batch)
         for raw in due:
             await self.archive_match(raw.decode())
-        return len(due)
+        return max(closed, len(due))
 
     async def abandon(self, game_id: str, match_id: str, now: float) -> None:
         match = await self.matches.get(match_id)

@@ -71,6 +71,11 @@ LOBBY = "tavern:lobby"
 def lobby(game: str | None) -> str:
     return LOBBY if game is None else f"{LOBBY}:{game}"
 
+
+# zset: match id -> when created, every lobby match not yet started nor closed, private ones too:
+# the archiver closes those that wait past the idle limit (nobody came), freeing their quota slots.
+LOBBY_WAITING = f"{LOBBY}:waiting"
+
 # zset: match id -> the earliest deadline of its seats' clocks (unix seconds); written by the
 # projector, read by every process's sweeper (services/commands/timeouts.py). In Redis, so a
 # restart of any process loses no deadline.

@@ -124,6 +124,40 @@ async def test_a_lobby_match_counts_until_its_host_closes_it_and_a_rematch_count
         assert (await ben.call("POST", f"/v1/matches/{played['match_id']}/rematch")).status_code == 200
 
 
+async def test_a_lobby_match_nobody_comes_to_is_closed_after_the_idle_limit(settings, tmp_path):
+    """Public, private or a rematch's: once it has waited TAVERN_IDLE_LIMIT_S it is closed as if its
+    host had left (off the lobby, a join hears match_closed) and its slot is given back; a lobby
+    match younger than that, or one that started, is left alone."""
+    archived = dataclasses.replace(settings, archive_dir=str(tmp_path / "archive"), archive_every_s=3600.0,
+                                   limits=dataclasses.replace(QUICK, open_matches=5))
+    app = create_app(archived, embedded_worker=True)
+    async with app.router.lifespan_context(app), client(app) as api, client(app, "10.0.0.2") as ben_api:
+        runtime = app.state.runtime
+        ann, ben = await Person(api).register("Ann"), await Person(ben_api).register("Ben")
+        public = await ann.create(game="mercenaries", seats=2, open=[1])
+        private = await ann.create(game="mercenaries", seats=2, open=[1], private=True)
+        played = await ann.create(game="mercenaries", seats=2, open=[1])
+        await ben.join(played["match_id"], seat=1)
+        conceded = await ben.call("POST", f"/v1/matches/{played['match_id']}/commands", {"type": "Concede"}, seat=True)
+        assert conceded.status_code == 200, conceded.text
+        rematch = (await ann.call("POST", f"/v1/matches/{played['match_id']}/rematch")).json()["match_id"]
+        waiting = {public["match_id"], private["match_id"], rematch}
+        slots = keys.open_matches(creators.holders("10.0.0.1", None, ann.id, QUICK)[0].name)
+        assert waiting <= {m.decode() for m in await runtime.queue_async.zrange(slots, 0, -1)}
+
+        assert await runtime.archiver.sweep(time.time() + 60) == 0  # young: nothing closed
+        assert {m.decode() for m in await runtime.events.zrange(keys.LOBBY_WAITING, 0, -1)} == waiting
+        await runtime.archiver.sweep(time.time() + settings.idle_limit_s + 60)
+        assert await runtime.events.zcard(keys.LOBBY_WAITING) == 0
+        assert not waiting & {m.decode() for m in await runtime.queue_async.zrange(slots, 0, -1)}
+        assert public["match_id"] not in (await api.get("/v1/lobby")).text
+        for match_id in waiting:
+            assert (await runtime.matches.get(match_id)).lobby == "cancelled"
+        answer = await ben.call("POST", f"/v1/matches/{public['match_id']}/join", {})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (409, "match_closed")
+        assert (await runtime.matches.get(played["match_id"])).lobby == "started"
+
+
 async def test_a_creation_that_died_half_way_or_a_lost_release_holds_no_slot_for_good(settings):
     async with gateway(settings) as (app, runtime), client(app) as api:
         full = creators.holders("10.0.0.1", None, None, QUICK)[0]
