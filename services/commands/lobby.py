@@ -26,6 +26,9 @@ from services.ops import logs
 from services.store import keys
 
 log = logs.get("tavern.lobby")
+# A match closed before its start keeps its meta this long, so that whoever looks at it hears
+# match_closed, then leaves Redis: nothing was dealt, so there is nothing to archive.
+CLOSED_KEPT_S = 3600
 
 
 class Joined(msgspec.Struct):
@@ -225,7 +228,7 @@ class Lobby:
                     await self.redis.zadd(keys.LOBBY_WAITING, {created.match.id: created.match.created})
                 return Joined(created.match.id, mine, token, not created.match.lobby)
             await self.redis.hset(keys.meta(created.match.id), "lobby", "cancelled")  # another was first
-            await self.matches.give_back(created.match)
+            await self._closed(created.match.id)
             existing = await self.redis.hget(keys.meta(match.id), "rematch")
         return await self.join(existing.decode(), player, None, None)
 
@@ -258,8 +261,10 @@ class Lobby:
         await self.matches.open(match)  # False if another process opened it first: the same events
 
     async def _closed(self, match_id: str) -> None:
-        """A lobby match just closed before its start: off the lists, its quota slots given back."""
+        """A lobby match just closed before its start: off the lists, its quota slots given back, its
+        meta gone after a while."""
         await self._unlist(match_id)
+        await self.redis.expire(keys.meta(match_id), CLOSED_KEPT_S)
         closed = await self.matches.get(match_id)
         if closed is not None:
             await self.matches.give_back(closed)

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from services.commands import open_matches
+from services.commands import lobby, open_matches
 from services.gateway import creators
 from services.gateway.app import create_app
 from services.ops.limits import Limits
@@ -153,6 +153,7 @@ async def test_a_lobby_match_nobody_comes_to_is_closed_after_the_idle_limit(sett
         assert public["match_id"] not in (await api.get("/v1/lobby")).text
         for match_id in waiting:
             assert (await runtime.matches.get(match_id)).lobby == "cancelled"
+            assert 0 < await runtime.events.ttl(keys.meta(match_id)) <= lobby.CLOSED_KEPT_S  # then gone
         answer = await ben.call("POST", f"/v1/matches/{public['match_id']}/join", {})
         assert (answer.status_code, answer.json()["error"]["code"]) == (409, "match_closed")
         assert (await runtime.matches.get(played["match_id"])).lobby == "started"
