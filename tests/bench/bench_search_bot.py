@@ -82,7 +82,8 @@ def main() -> None:
     parser.add_argument("--seats", nargs="*", type=int)
     parser.add_argument("--bot", default="search", help="the kind of bot measured against greedy")
     args = parser.parse_args()
-    print("game            seats  matches  search wins (95% CI)    greedy seat  greedy, same seeds  ms/move p50  p99")
+    print(f"game            seats  matches  {args.bot} wins (95% CI)    greedy seat  greedy, same seeds"
+          "  ms/move p50  p99")
     for game_id in args.games:
         for seats in args.seats or SEATS[game_id]:
             wins, times = run(game_id, seats, args.matches, args.bot)
