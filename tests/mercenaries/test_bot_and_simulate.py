@@ -1,4 +1,4 @@
-"""The greedy bot against the random bot, the careful bot's two thresholds, and the simulator's
+"""The greedy bot against the random bot, the careful bot's three thresholds, and the simulator's
 determinism."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from domain.games import make_bot
 from domain.kernel import Rng, play
 from domain.mercenaries import GAME
-from domain.mercenaries.commands import Contract, DeclareAttack, EndPhase
+from domain.mercenaries.commands import Contract, DeclareAttack, EndPhase, SellMercenary
 from domain.mercenaries.state import MORNING, State
 from services.cli.simulate import simulate
 from tests.mercenaries.build import card, merc, player, position
@@ -50,6 +50,15 @@ def test_the_careful_bot_sacrifices_no_elite_for_a_leader():
     captain = player(0, hand=(card(0, "J"),), field=(*elites[:2], merc(0, "7")))
     assert set(choices(position(captain, phase=MORNING)).values()) == {
         Contract(card=card(0, "J"), sacrifices=(card(0, "7"),))}
+
+
+def test_the_careful_bot_keeps_four_cards_before_it_sells():
+    elites = (merc(0, "9"), merc(0, "10"), merc(0, "9", "spades"))  # a full field: no Contract helps
+    three = player(0, hand=(card(0, "3"), card(0, "A"), card(0, "4")), field=elites)
+    assert choices(position(three, phase=MORNING)) == {"greedy": SellMercenary(card=card(0, "A")),
+                                                       "careful": EndPhase()}
+    five = player(0, hand=(card(0, "3"), card(0, "A"), card(0, "4"), card(0, "5"), card(0, "6")), field=elites)
+    assert set(choices(position(five, phase=MORNING)).values()) == {SellMercenary(card=card(0, "A"))}
 
 
 def match_lines(best_of: int) -> list[dict]:
