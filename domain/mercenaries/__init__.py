@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel import Game, OptionSpec
-from domain.mercenaries.bot import GreedyBot
+from domain.mercenaries.bot import CarefulBot, GreedyBot
 from domain.mercenaries.commands import MercenariesCommand
 from domain.mercenaries.events import MercenariesEvent
 from domain.mercenaries.rules import begin, decide, legal
@@ -40,5 +40,5 @@ GAME = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
-    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME)},
+    bots={"greedy": GreedyBot, "careful": CarefulBot, "search": lambda: search_bot(GAME)},
 )

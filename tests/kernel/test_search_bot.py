@@ -1,6 +1,7 @@
-"""The search bots (domain/kernel/search.py, domain/<game>/search.py): they decide from a seat's
-view alone, draw states that view could come from, play legal moves only, finish matches, and pick
-the same move again for the same view and seed (the audit of a timed-out move relies on that)."""
+"""The search bots (domain/kernel/search.py, domain/<game>/search.py), and each game's fallback bot
+where that is another kind (Mercenaries' careful bot): they decide from a seat's view alone, play
+legal moves only, finish matches, and pick the same move again for the same view and seed (the
+audit of a timed-out move relies on that); the search bots draw states that view could come from."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from domain.kernel.online import SeatTimedOut, TimedOut
 
 SEATS = {"heros-tavern": (3, 5), "tavern-masters": (1, 2, 4), "taverna": (2, 4), "mercenaries": (2,)}
 CASES = [(game_id, seats) for game_id in game_ids() for seats in SEATS[game_id]]
+# every game's search bot, and its fallback bot where that is another kind
+KINDS = [(game_id, kind) for game_id in game_ids() for kind in sorted({"search", fallback_bot(get_game(game_id))})]
 
 
 def sampler(game_id: str) -> Any:
@@ -67,21 +70,21 @@ class Checked:
         return command
 
 
-@pytest.mark.parametrize(("game_id", "seats"), [(g, SEATS[g][0]) for g in game_ids()])
-def test_the_search_bot_plays_legal_moves_to_the_end_of_a_match(game_id, seats):
-    game = get_game(game_id)
-    searcher = Checked(make_bot(game, "search"))
+@pytest.mark.parametrize(("game_id", "kind"), KINDS)
+def test_the_bot_plays_legal_moves_to_the_end_of_a_match(game_id, kind):
+    game, seats = get_game(game_id), SEATS[game_id][0]
+    searcher = Checked(make_bot(game, kind))
     bots: list[Bot] = [searcher, *(make_bot(game, "greedy") for _ in range(seats - 1))]
-    table = play(game, game.setup(seats), f"search-play-{game_id}", bots)
+    table = play(game, game.setup(seats), f"{kind}-play-{game_id}", bots)
     assert game.result(table.state) is not None and searcher.moves > 0
 
 
-@pytest.mark.parametrize("game_id", game_ids())
-def test_the_choice_depends_on_the_view_and_seed_only(game_id):
+@pytest.mark.parametrize(("game_id", "kind"), KINDS)
+def test_the_choice_depends_on_the_view_and_seed_only(game_id, kind):
     """Two true states that give the seat the same view (the second drawn from the first's view, so
     its hidden cards differ) get the same move for the same seed; the same call twice too."""
     game, sample = get_game(game_id), sampler(game_id)
-    bot = make_bot(game, "search")
+    bot = make_bot(game, kind)
     checked = 0
     for index, (state, seat) in enumerate(greedy_states(game_id, SEATS[game_id][-1], f"same-{game_id}", every=23)):
         legal = game.legal(state, seat)
@@ -92,7 +95,7 @@ def test_the_choice_depends_on_the_view_and_seed_only(game_id):
         assert other != state and game.view(other, seat) == seen
         first = bot.choose(seen, legal, Rng("seed", index, "bot"))
         assert first == bot.choose(game.view(other, seat), game.legal(other, seat), Rng("seed", index, "bot"))
-        assert first == make_bot(game, "search").choose(seen, legal, Rng("seed", index, "bot"))
+        assert first == make_bot(game, kind).choose(seen, legal, Rng("seed", index, "bot"))
         checked += 1
         if checked == 3:
             break
@@ -100,12 +103,13 @@ def test_the_choice_depends_on_the_view_and_seed_only(game_id):
 
 
 @pytest.mark.parametrize("game_id", game_ids())
-def test_a_timed_out_seat_may_be_played_by_the_search_bot_and_is_decided_again_alike(game_id):
-    assert fallback_bot(get_game(game_id)) in get_game(game_id).bots
+def test_a_timed_out_seat_is_played_by_the_fallback_bot_and_is_decided_again_alike(game_id):
+    kind = fallback_bot(get_game(game_id))
+    assert kind in get_game(game_id).bots
     game = online_game(game_id)
     table = Table(game, game.setup(get_game(game_id).min_seats), f"timeout-{game_id}")
     seat = table.actors()[0]
-    command = TimedOut(bot="search")
+    command = TimedOut(bot=kind)
     again = game.decide(table.state, command, seat, table.rng())  # what an audit decides
     assert table.submit(seat, command) == again and again[0] == SeatTimedOut(seat=seat, streak=1)
 
