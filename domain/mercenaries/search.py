@@ -62,4 +62,4 @@ def _worth(state: State, seat: Seat) -> float:
 
 def search_bot(game: Game) -> Search:
     return Search(game, sample, _worth, seats=lambda state: len(state.players), policy=GreedyBot,
-                  budget=400, horizon=20, width=4)
+                  budget=200, horizon=20, width=4)
