@@ -38,8 +38,9 @@ def make_bot(game: Game, kind: str) -> Bot:
 
 
 # The bot a person's seat falls back to: the search bot where tests/bench/bench_search_bot.py shows it
-# beating greedy clearly; elsewhere greedy, as strong there by that measure for a hundredth of the CPU.
-FALLBACKS = {"heros-tavern": "search", "taverna": "search"}
+# beating greedy clearly; Tavern Masters' planner, which does (--kind planner) where its search does
+# not; elsewhere greedy, as strong there by that measure for a hundredth of the CPU.
+FALLBACKS = {"heros-tavern": "search", "taverna": "search", "tavern-masters": "planner"}
 
 
 def fallback_bot(game: Game) -> str:

@@ -1,8 +1,9 @@
 """The search bots against the greedy bots. Prints figures, asserts nothing.
 
-    python tests/bench/bench_search_bot.py [--matches 100] [--games heros-tavern ...] [--seats 3 4]
+    python tests/bench/bench_search_bot.py [--matches 100] [--games heros-tavern ...] [--seats 3 4] [--kind search]
 
-For each game and seat count: matches with one seat played by the game's ``search`` bot and every
+For each game and seat count: matches with one seat played by the game's ``search`` bot (or the
+kind ``--kind`` names, such as Tavern Masters' ``planner``) and every
 other seat by ``greedy``, the search bot's seat going round the table from match to match. Prints
 the search bot's win rate (a shared win counts as a win) with its 95% Wilson interval, the rate a
 greedy seat would have at that table (1 / seats: every seat alike), the rate of a greedy bot in
@@ -79,11 +80,13 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--games", nargs="*", default=game_ids())
     parser.add_argument("--seats", nargs="*", type=int)
+    parser.add_argument("--kind", default="search")
     args = parser.parse_args()
-    print("game            seats  matches  search wins (95% CI)    greedy seat  greedy, same seeds  ms/move p50  p99")
+    print(f"game            seats  matches  {args.kind} wins (95% CI)"
+          "    greedy seat  greedy, same seeds  ms/move p50  p99")
     for game_id in args.games:
         for seats in args.seats or SEATS[game_id]:
-            wins, times = run(game_id, seats, args.matches, "search")
+            wins, times = run(game_id, seats, args.matches, args.kind)
             base, _ = run(game_id, seats, args.matches, "greedy")
             low, high = wilson(wins, args.matches)
             p50 = statistics.median(times) * 1000 if times else 0.0
