@@ -5,7 +5,6 @@ every mode, answers offers by what they bring it, and plans a Day over the Tills
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 import pytest
@@ -17,6 +16,7 @@ from domain.tavern_masters.commands import AnswerOffer, Done, PlayCard
 from domain.tavern_masters.planner import PlannerBot, tills_left
 from domain.tavern_masters.search import sample
 from domain.tavern_masters.state import State
+from tests.kernel.test_search_bot import Checked
 from tests.tavern_masters.helpers import make, send
 from tests.tavern_masters.test_trading import offer
 
@@ -59,20 +59,6 @@ def test_a_sampled_trading_state_shows_the_seat_the_view_it_came_from(mode):
             blanked += "" in cards
             named += any(cards)
     assert blanked > 10 and named > 10
-
-
-class Checked:
-    """A bot whose every move must be one of the legal commands it was given."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.moves = 0
-
-    def choose(self, view: Any, legal: Sequence[Command], rng: Rng) -> Command:
-        command = self.bot.choose(view, legal, rng)
-        assert command in legal
-        self.moves += 1
-        return command
 
 
 @pytest.mark.parametrize(("seats", "mode"), [(1, "solo"), (2, "competitive"), (3, "cooperative"), (4, "competitive")])
