@@ -32,9 +32,9 @@ costs well under the 50 ms of a worker (tests/bench/bench_search_bot.py --kind p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -49,6 +49,7 @@ from domain.tavern_masters.scoring import GOAL
 
 HORIZON = 6  # Tills looked ahead at most (a match between good players lasts 4 or 5 rounds)
 NO_PURSE = float("inf")  # a draft pick or a discard: the hand is played over several Days
+WIDEST = 6  # Goods and Staff of a hand combined at most (64 sets): the time a move takes stays bounded
 
 
 @cache
@@ -60,7 +61,7 @@ def _patron_kinds(dirty_deeds: bool, card_list: int) -> tuple[tuple[str, int], .
     return tuple((copies[-1], len(copies)) for copies in kinds.values())
 
 
-@cache
+@lru_cache(maxsize=65536)  # a worker's memory stays bounded
 def _model(tavern: tuple[str, ...], dirty_deeds: bool, card_list: int) -> tuple[int, float, float, float, int]:
     """(income now, share of the Patron deck it seats, Gold one more seated Patron adds on average,
     share of the seated who stay, income once the Patrons in it who Like nothing have left)."""
@@ -90,11 +91,11 @@ def _kinds_key(tavern: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def incomes(tavern: Sequence[str], waiting: int, tills: int, view: Any) -> list[float]:
+def incomes(tavern: Sequence[str], waiting: int, tills: int, decks: Any) -> list[float]:
     """The Gold each of the next ``tills`` Tills should bring this Tavern, a Night coming before each:
     what it earns now, and the Patrons it seats (``waiting`` from the hand, then its share of each
-    deal), some of whom stay."""
-    now, share, adds, stay, kept = _model(_kinds_key(tavern), view.dirty_deeds, view.card_list)
+    deal), some of whom stay. ``decks``: a view, or ``Decks`` (the decks the match plays)."""
+    now, share, adds, stay, kept = _model(_kinds_key(tavern), decks.dirty_deeds, decks.card_list)
     fresh = PATRONS_A_NIGHT * share
     extra = waiting + fresh
     out = []
@@ -132,21 +133,37 @@ def _price(chosen: Sequence[str], tavern: Sequence[str]) -> int:
     return sum(0 if hires_free(c, tuple(x for x in more if x != c)) else card(c).cost for c in chosen)
 
 
+class Decks(NamedTuple):
+    """What ``incomes`` reads of a view: which decks the match plays."""
+
+    dirty_deeds: bool
+    card_list: int
+
+
 def best_set(view: Any, hand: Sequence[str], tills: int, purse: float) -> tuple[float, tuple[str, ...]]:
     """The Goods and Staff of ``hand`` to play within ``purse``: the set whose Tavern should bring the
     most Gold over ``tills`` less what it costs; and that Gold (0 and () when no set pays)."""
-    tavern = view.players[view.seat].tavern
-    cards = sorted(c for c in hand if is_tavern_card(c))
-    base = sum(incomes(tavern, _waiting(hand, tavern), tills, view))
+    tavern = tuple(sorted(view.players[view.seat].tavern))
+    decks = Decks(view.dirty_deeds, view.card_list)
+    return _best_set(tavern, tuple(sorted(hand)), tills, float(purse), decks)
+
+
+@lru_cache(maxsize=4096)
+def _best_set(tavern: tuple[str, ...], hand: tuple[str, ...], tills: int, purse: float,
+              decks: Decks) -> tuple[float, tuple[str, ...]]:
+    """best_set, remembered: each command of a Day or a discard asks it of the same hand. Of a long
+    hand only the ``WIDEST`` cards best alone are combined, so that a move stays within its time."""
+    base = sum(incomes(tavern, _waiting(hand, tavern), tills, decks))
+
+    def gain(chosen: tuple[str, ...]) -> float:
+        more = (*tavern, *chosen)
+        return sum(incomes(more, _waiting(hand, more), tills, decks)) - base - _price(chosen, tavern)
+
+    cards = sorted((c for c in hand if is_tavern_card(c)), key=lambda c: (-gain((c,)), c))[:WIDEST]
     best, plan = 0.0, ()
     for size in range(1, len(cards) + 1):
-        for chosen in combinations(cards, size):
-            cost = _price(chosen, tavern)
-            if cost > purse:
-                continue
-            more = (*tavern, *chosen)
-            value = sum(incomes(more, _waiting(hand, more), tills, view)) - base - cost
-            if value > best + 1e-9:
+        for chosen in combinations(sorted(cards), size):
+            if _price(chosen, tavern) <= purse and (value := gain(chosen)) > best + 1e-9:
                 best, plan = value, chosen
     return best, plan
 
