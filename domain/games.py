@@ -38,9 +38,9 @@ def make_bot(game: Game, kind: str) -> Bot:
 
 
 # The bot a person's seat falls back to: the bot that tests/bench/bench_search_bot.py shows beating greedy
-# clearly (the search bot; in Mercenaries, where search gains nothing, the careful bot, seeds/mercenaries/
-# RULINGS.md); elsewhere greedy, as strong there by that measure for a hundredth of the CPU.
-FALLBACKS = {"heros-tavern": "search", "taverna": "search", "mercenaries": "careful"}
+# clearly: the search bot; where search gains nothing, the game's own stronger policy (Mercenaries'
+# careful bot, Tavern Masters' planner: their RULINGS.md); elsewhere greedy.
+FALLBACKS = {"heros-tavern": "search", "taverna": "search", "mercenaries": "careful", "tavern-masters": "planner"}
 
 
 def fallback_bot(game: Game) -> str:

@@ -7,6 +7,7 @@ from domain.tavern_masters.bot import GreedyBot
 from domain.tavern_masters.commands import TMCommand
 from domain.tavern_masters.content import CARD_LISTS
 from domain.tavern_masters.events import TMEvent, offer_from_rules_1
+from domain.tavern_masters.planner import PlannerBot
 from domain.tavern_masters.rules import begin, decide, legal
 from domain.tavern_masters.scoring import result
 from domain.tavern_masters.search import search_bot
@@ -65,7 +66,7 @@ GAME = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
-    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME)},
+    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME), "planner": PlannerBot},
     rules_version=2,  # 2: open trading, offers written in steps (seeds/tavern-masters/RULINGS.md 22)
     upcasters={(1, "Offer"): offer_from_rules_1},
 )

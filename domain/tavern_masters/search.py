@@ -35,56 +35,61 @@ def _trades(seen: TMView) -> tuple[Offer, ...]:
     return (*seen.drafts, *seen.offers)
 
 
-def _held(seen: TMView, seat: int) -> list[str]:
-    """The cards of another seat's hand the view names or blanks ("": hidden from this seat): those
-    that seat puts in a trade from its hand, and those a trade has shown this seat."""
-    traded = [c for o in _trades(seen) for c in (o.give_hand if o.by == seat else o.take_hand if o.to == seat else ())]
-    named = list(dict.fromkeys(c for c in traded if c))  # one card may be in several offers
-    return [*named, *(c for c, owner in seen.shown if owner == seat and c not in named), *[""] * traded.count("")]
+def _blanks(seen: TMView) -> list[tuple[int, int]]:
+    """(offer id, seat) for each hand card this view shows as "" in an offer between two other seats
+    (hidden from it), the seat being the one that put it in or was asked for it."""
+    return [(o.id, s) for o in _trades(seen) if seen.seat not in (o.by, o.to)
+            for cards, s in ((o.give_hand, o.by), (o.take_hand, o.to)) for c in cards if not c]
 
 
-def _filled(offer: Offer, seat_cards: dict[int, list[str]]) -> Offer:
-    """The offer with each blank hand card replaced by the card drawn for that seat's hand."""
-    def fill(cards: tuple[str, ...], seat: int) -> tuple[str, ...]:
-        # a blank with no card left to draw stays blank (a card that left the hand: the trade fails)
-        return tuple(c or (seat_cards.get(seat) or [""]).pop(0) for c in cards)
-
-    return replace(offer, give_hand=fill(offer.give_hand, offer.by), take_hand=fill(offer.take_hand, offer.to))
+def _filled(offer: Offer, fill: dict[int, list[str]]) -> Offer:
+    """The offer with its blank hand cards replaced by the hidden cards drawn for them, in order."""
+    cards = fill.get(offer.id)
+    if not cards:
+        return offer
+    give = [c or cards.pop(0) for c in offer.give_hand]  # in the order _blanks lists them
+    take = [c or cards.pop(0) for c in offer.take_hand]
+    return replace(offer, give_hand=tuple(give), take_hand=tuple(take))
 
 
 def sample(seen: TMView, rng: Rng) -> State:
     """A state this view could come from: the cards it does not show dealt at random, each deck's
     into that deck, its discard pile (under the face-up top) and the other seats' hands and packets.
+
+    What trades show is kept exactly: another seat's hand holds the cards it has shown this seat
+    (``seen.shown``); a hand card an offer names that is no longer in a hand, in a Tavern or on a
+    discard top is under a discard pile (the only place left where the view still names it); a blank
+    hand card of an offer between two other seats is one drawn into that seat's hand; one of an offer
+    to or from this seat has left the hand it was shown in (the offer can no longer be accepted) and
+    stays "", a card in no seat's zone, which keeps that offer failing as it does.
     The draft step is read off the viewer's own packet; a mulligan already chosen is taken as kept;
     the cards seen in a Tavern this round as those in it now."""
     seats, own = len(seen.players), seen.seat
     base = initial(Setup(seats, _options(seen)))
     draft = seen.phase == "draft"
     step = DRAFT_PACKET - len(seen.packet) - (own not in seen.to_act) if draft and seats > 1 else 0
-    others = [c for s in range(seats) if s != own for c in _held(seen, s) if c]
-    shown = {*seen.hand, *seen.packet, *seen.removed, *seen.discard_tops.values(), *others,
-             *(c for p in seen.players for c in p.tavern)}
+    held = {s: [c for c, owner in seen.shown if owner == s] for s in range(seats)}
+    visible = {*seen.hand, *seen.packet, *seen.removed, *seen.discard_tops.values(),
+               *(c for p in seen.players for c in p.tavern), *(c for cards in held.values() for c in cards)}
+    buried = {c for o in _trades(seen) for c in (*o.give_hand, *o.take_hand) if c and c not in visible}
     decks, discards, loose = {}, {}, []  # loose: the unseen cards in other seats' hands and packets
     for deck, count in seen.deck_counts.items():
-        pool = rng.shuffle([c for c in deck_cards(deck, seen.dirty_deeds, seen.card_list) if c not in shown])
+        known = [c for c in deck_cards(deck, seen.dirty_deeds, seen.card_list) if c in buried]
+        pool = rng.shuffle([c for c in deck_cards(deck, seen.dirty_deeds, seen.card_list)
+                            if c not in visible and c not in buried])
         top = seen.discard_tops.get(deck, "")
-        under = max(seen.discard_counts.get(deck, 0) - bool(top), 0)
+        under = max(seen.discard_counts.get(deck, 0) - bool(top) - len(known), 0)
         decks[deck] = tuple(pool[:count])
-        discards[deck] = (*pool[count : count + under], *([top] if top else []))
+        discards[deck] = (*known, *pool[count : count + under], *([top] if top else []))
         loose += pool[count + under :]
     loose = rng.shuffle(loose)
-    players, blanks = [], {}  # blanks: per seat, the cards drawn for its hand cards a trade shows as ""
+    players, drawn = [], {}  # drawn: per other seat, the cards dealt to its hand
     for seat, p in enumerate(seen.players):
         hand, packet = seen.hand, seen.packet
-        if seat == own:  # a card of its own a trade blanks has left its hand since: any unseen card
-            count = _held(seen, seat).count("")
-            blanks[seat], loose = loose[:count], loose[count:]
-        else:
-            held = _held(seen, seat)
-            count = max(p.hand_count - len(held), 0) + held.count("")
-            drawn, loose = loose[:count], loose[count:]
-            blanks[seat] = drawn[: held.count("")]
-            hand = (*(c for c in held if c), *drawn)
+        if seat != own:
+            count = max(p.hand_count - len(held[seat]), 0)
+            drawn[seat], loose = list(loose[:count]), loose[count:]
+            hand = (*held[seat], *drawn[seat])
             size = DRAFT_PACKET - step - (seat not in seen.to_act) if draft and seats > 1 else 0
             packet, loose = tuple(loose[:size]), loose[size:]
         players.append(Player(
@@ -93,7 +98,11 @@ def sample(seen: TMView, rng: Rng) -> State:
             mulligan="" if (seen.phase == "mulligan" and seat in seen.to_act) or draft else "keep",
             done=p.done,
         ))
-    drafts, offers = (tuple(_filled(o, blanks) for o in trades) for trades in (seen.drafts, seen.offers))
+    fill: dict[int, list[str]] = {}
+    for offer_id, seat in _blanks(seen):
+        spare = drawn[seat]
+        fill.setdefault(offer_id, []).append(spare.pop(0) if spare else "")  # none left: "" (the trade fails)
+    drafts, offers = (tuple(_filled(o, fill) for o in trades) for trades in (seen.drafts, seen.offers))
     return replace(
         base, players=tuple(players), decks=decks, discards=discards, removed=seen.removed, phase=seen.phase,
         round=seen.round, server=seen.server, draft_step=step, drafts=drafts, offers=offers,

@@ -3,8 +3,8 @@
     python tests/bench/bench_search_bot.py [--matches 100] [--games heros-tavern ...] [--seats 3 4] [--bot search]
 
 For each game and seat count: matches with one seat played by the game's ``search`` bot (or the kind
-``--bot`` names, e.g. Mercenaries' ``careful``) and every
-other seat by ``greedy``, the search bot's seat going round the table from match to match. Prints
+``--bot`` names, e.g. Mercenaries' ``careful`` or Tavern Masters' ``planner``) and every other seat
+by ``greedy``, the search bot's seat going round the table from match to match. Prints
 the search bot's win rate (a shared win counts as a win) with its 95% Wilson interval, the rate a
 greedy seat would have at that table (1 / seats: every seat alike), the rate of a greedy bot in
 the same seat with the same seeds at an all-greedy table (a paired check: the seeds' own luck),
