@@ -79,14 +79,13 @@ def test_the_bot_plays_legal_moves_to_the_end_of_a_match(game_id, kind):
     assert game.result(table.state) is not None and searcher.moves > 0
 
 
-@pytest.mark.parametrize(("game_id", "kind"), KINDS)
-def test_the_choice_depends_on_the_view_and_seed_only(game_id, kind):
-    """Two true states that give the seat the same view (the second drawn from the first's view, so
-    its hidden cards differ) get the same move for the same seed; the same call twice too."""
-    game, sample = get_game(game_id), sampler(game_id)
-    bot = make_bot(game, kind)
+def same_choices(game: Any, sample: Any, bot: Bot, pairs: Sequence[tuple[Any, int]], reverse: bool = False,
+                 enough: int | None = None) -> int:
+    """For each (state, seat) with a choice: a second true state drawn from the seat's view (its
+    hidden cards differ) gets the same move for the same seed, its legal list reversed if ``reverse``
+    (a bot that breaks ties by its own order); how many were checked (up to ``enough``)."""
     checked = 0
-    for index, (state, seat) in enumerate(greedy_states(game_id, SEATS[game_id][-1], f"same-{game_id}", every=23)):
+    for index, (state, seat) in enumerate(pairs):
         legal = game.legal(state, seat)
         if len(legal) < 2:
             continue
@@ -94,12 +93,27 @@ def test_the_choice_depends_on_the_view_and_seed_only(game_id, kind):
         other = sample(seen, Rng("other", index, "sample"))
         assert other != state and game.view(other, seat) == seen
         first = bot.choose(seen, legal, Rng("seed", index, "bot"))
-        assert first == bot.choose(game.view(other, seat), game.legal(other, seat), Rng("seed", index, "bot"))
-        assert first == make_bot(game, kind).choose(seen, legal, Rng("seed", index, "bot"))
+        again = game.legal(other, seat)
+        assert first == bot.choose(game.view(other, seat), again[::-1] if reverse else again, Rng("seed", index, "bot"))
         checked += 1
-        if checked == 3:
+        if checked == enough:
             break
-    assert checked == 3
+    return checked
+
+
+@pytest.mark.parametrize(("game_id", "kind"), KINDS)
+def test_the_choice_depends_on_the_view_and_seed_only(game_id, kind):
+    """Two true states that give the seat the same view get the same move for the same seed, and a
+    fresh bot of the kind the same move as a used one."""
+    game = get_game(game_id)
+    pairs = greedy_states(game_id, SEATS[game_id][-1], f"same-{game_id}", every=23)
+    assert same_choices(game, sampler(game_id), make_bot(game, kind), pairs, enough=3) == 3
+    used = make_bot(game, kind)  # a bot that has chosen before chooses as a new one would
+    for index, (state, seat) in enumerate(pairs[:6]):
+        legal, seen = game.legal(state, seat), game.view(state, seat)
+        if legal:
+            assert used.choose(seen, legal, Rng("seed", index, "bot")) == make_bot(game, kind).choose(
+                seen, legal, Rng("seed", index, "bot"))
 
 
 @pytest.mark.parametrize("game_id", game_ids())

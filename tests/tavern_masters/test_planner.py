@@ -16,7 +16,7 @@ from domain.tavern_masters.commands import AnswerOffer, Done, PlayCard
 from domain.tavern_masters.planner import PlannerBot, tills_left
 from domain.tavern_masters.search import sample
 from domain.tavern_masters.state import State
-from tests.kernel.test_search_bot import Checked
+from tests.kernel.test_search_bot import Checked, same_choices
 from tests.tavern_masters.helpers import make, send
 from tests.tavern_masters.test_trading import offer
 
@@ -71,23 +71,10 @@ def test_the_planner_plays_legal_moves_to_the_end_of_a_match(seats, mode):
 
 def test_the_choice_depends_on_the_view_and_seed_only():
     """A second true state with the same view (its hidden cards drawn anew, the legal list in another
-    order) gets the same move for the same seed."""
-    bot = PlannerBot()
-    checked = 0
-    for index, state in enumerate([*states("greedy", 3, "competitive", "same-view")[::9],
-                                   *trading_states("competitive")]):
-        seat = index % state.seats
-        legal = GAME.legal(state, seat)
-        if len(legal) < 2:
-            continue
-        seen = GAME.view(state, seat)
-        other = sample(seen, Rng("other", index, "sample"))
-        assert other != state and GAME.view(other, seat) == seen
-        first = bot.choose(seen, legal, Rng("seed", index, "bot"))
-        assert first == bot.choose(GAME.view(other, seat), list(reversed(GAME.legal(other, seat))),
-                                   Rng("seed", index, "bot"))
-        checked += 1
-    assert checked > 20
+    order) gets the same move for the same seed, trading states included."""
+    pool = [*states("greedy", 3, "competitive", "same-view")[::9], *trading_states("competitive")]
+    pairs = [(state, index % state.seats) for index, state in enumerate(pool)]
+    assert same_choices(GAME, sample, PlannerBot(), pairs, reverse=True) > 20
 
 
 def test_a_timed_out_seat_falls_back_to_the_planner():
