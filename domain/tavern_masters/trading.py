@@ -66,7 +66,8 @@ def _addable(state: State, draft: ev.Offer) -> list[tuple[str, int, str]]:
     out = []
     for owner in (draft.by, draft.to):
         player = state.players[owner]
-        hand = player.hand if owner == draft.by else [c for c in player.hand if (c, draft.by) in state.shown]
+        # the other seat's shown cards in a fixed order: its hand's order is hidden from the writer
+        hand = player.hand if owner == draft.by else sorted(c for c in player.hand if (c, draft.by) in state.shown)
         for zone, cards in (("hand", hand), ("tavern", player.tavern)):
             out += [(c, owner, zone) for c in cards if c not in named and is_tavern_card(c)]
     return out

@@ -4,9 +4,6 @@ every mode, answers offers by what they bring it, and plans a Day over the Tills
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import msgspec
 import pytest
 
 from domain.games import fallback_bot, make_bot
@@ -39,11 +36,6 @@ def trading_states(mode: str) -> list[State]:
     return found[::7]
 
 
-def canonical(commands: Sequence[Command]) -> list[bytes]:
-    """The legal list as a set: its order follows the order of another seat's hand, which no view shows."""
-    return sorted(msgspec.json.encode(c) for c in commands)
-
-
 @pytest.mark.parametrize("mode", ["competitive", "cooperative"])
 def test_a_sampled_trading_state_shows_the_seat_the_view_it_came_from(mode):
     """Offers show hand cards to the two seats of a trade, blank them for the others, and blank them
@@ -54,7 +46,7 @@ def test_a_sampled_trading_state_shows_the_seat_the_view_it_came_from(mode):
             seen = GAME.view(state, seat)
             drawn = sample(seen, Rng("draw", index, "sample"))
             assert GAME.view(drawn, seat) == seen
-            assert canonical(GAME.legal(drawn, seat)) == canonical(GAME.legal(state, seat))
+            assert GAME.legal(drawn, seat) == GAME.legal(state, seat)  # in order: a bot may break ties by it
             cards = [c for o in (*seen.drafts, *seen.offers) for c in (*o.give_hand, *o.take_hand)]
             blanked += "" in cards
             named += any(cards)
