@@ -224,8 +224,48 @@ def bound(state: State, seat: int) -> float:
         if at is not None:
             seated[c] = at
     counts = [_counts((*things[a], *(c for c, at in seated.items() if at <= a))) for a in range(tills)]
-    earns = {c: [_earns(c, counts[a]) for a in range(tills)] for c, _ in (*goods, *buyable)}
-    total = player.gold + sum(sum(earns[c]) for c, _ in goods)
+    liked = {c: next((a for a in range(tills) if _likes(c, labels_by[a])), tills) for c in seated}
+    in_hand = set(hand)
+
+    def present(x: str, since: int) -> int:
+        """The most Tills from ``since`` on that card ``x`` can be in the Tavern at: a Patron that
+        Likes nothing there leaves after one."""
+        if x not in seated:
+            return tills - max(since, arrives[x])
+        start = max(since, seated[x])
+        if start >= tills:
+            return 0
+        return tills - start if liked[x] <= start else max(1, tills - liked[x])
+
+    arrives = {c: since for c, since in (*goods, *buyable)}
+    sums: dict[tuple[str, int], list[int]] = {}  # (term, Till) -> the hand's and the others' Tills present
+
+    def earned(c: str, since: int) -> int:
+        """What Goods or Staff card ``c`` earns from Till ``since`` on: an income for every card of a
+        kind counts each such card's Tills in the Tavern (a hand keeps at most ``keep`` cards)."""
+        total = 0
+        for effect in card(c).effects:
+            if effect.op == "income":
+                total += effect.amount * (tills - since)
+            elif effect.op == "income_if":
+                mine = effect.term in _terms(c)
+                total += effect.amount * sum(counts[a][effect.term] > mine for a in range(since, tills))
+            elif effect.op == "income_per":
+                key = (effect.term, since)
+                if key not in sums:
+                    ours = [x for x in (*arrives, *seated) if effect.term in _terms(x)]
+                    held = [present(x, since) for x in ours if x in in_hand]
+                    others = sum(present(x, since) for x in ours if x not in in_hand)
+                    sums[key] = [len(held), max(held, default=0), others]
+                held, each, others = sums[key]
+                if c in in_hand and effect.term in _terms(c):
+                    held -= 1
+                elif effect.term in _terms(c):
+                    others -= present(c, since)
+                total += effect.amount * (min(held, keep - (c in in_hand)) * each + others)
+        return total
+
+    total = player.gold + sum(earned(c, 0) for c, _ in goods)
     for c, at in seated.items():
         if c in player.tavern:
             total += sum(_earns(c, counts[a]) for a in range(_last(c, labels_by[0], 0, tills)))
@@ -236,9 +276,8 @@ def bound(state: State, seat: int) -> float:
 
     def value(c: str, since: int) -> int:  # bought for the Day before Till ``since``
         price = 0 if card(c).free_with and phrase(card(c).free_with) in free else card(c).cost
-        return sum(earns[c][since:]) - price if since < tills else 0
+        return earned(c, since) - price if since < tills else 0
 
-    in_hand = set(hand)
     total += sum(max(0, value(c, since)) for c, since in buyable if c not in in_hand)
     if phase != "day":
         return total + sum(max(0, value(c, since)) for c, since in buyable if c in in_hand)
