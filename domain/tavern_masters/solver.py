@@ -3,15 +3,15 @@
 It plays the rules core itself (``legal`` and ``decide`` with the match's random streams, as a
 Table would), knowing every deck's order, depth first. Commands are tried in the greedy bot's order
 of preference, as a limited discrepancy search: the bot's own line, then lines that leave it once,
-twice, then the whole tree (wins turn up early; a loss is proved only by the whole tree). Three
+twice, up to four times, then the whole tree (wins turn up early; a loss is proved only by the whole
+tree). Three
 cuts never lose a win:
 
 - a transposition memo: a state (with its log position, which names the random stream of the
   next draw) that has been searched to no win is not searched again;
-- per seat, an upper bound on its Gold at the end: its Gold, plus every remaining Till counted
-  as if every Tavern card in its hand and still to be dealt to it were in play for free and every
-  Patron it holds or will be dealt sat in its Tavern; a seat whose bound is under the goal ends
-  the branch;
+- per seat, an upper bound on its Gold at the end (``bound``): its Gold, plus every remaining Till
+  counted on the cards that can reach its Tavern by then, every purchase at its best and within
+  the purse where the purse is known; a seat whose bound is under the goal ends the branch;
 - the Night is played by its dominant move: every Patron that can be played is played (without
   Dirty Deeds or trades nothing can be lost by seating one), and equal copies of a card are one
   choice.
