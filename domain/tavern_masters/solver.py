@@ -4,8 +4,7 @@ It plays the rules core itself (``legal`` and ``decide`` with the match's random
 Table would), knowing every deck's order, depth first. Commands are tried in the greedy bot's order
 of preference, as a limited discrepancy search: the bot's own line, then lines that leave it once,
 twice, up to four times, then the whole tree (wins turn up early; a loss is proved only by the whole
-tree). Three
-cuts never lose a win:
+tree). Three cuts never lose a win:
 
 - a transposition memo: a state (with its log position, which names the random stream of the
   next draw) that has been searched to no win is not searched again;
