@@ -37,10 +37,9 @@ def coverage(tavern: tuple[str, ...], view: Any) -> float:
 
 
 def rounds_left(view: Any) -> int:
-    """Rounds after this one; the opening (round 0) comes before round 1, not a round of its own."""
     if view.mode == "competitive":
         return 4
-    return max(0, view.rounds - max(view.round, 1))
+    return max(0, view.rounds - view.round)
 
 
 def own_income(card_id: str, tavern: tuple[str, ...], view: Any) -> float:
