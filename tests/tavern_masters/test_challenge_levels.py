@@ -19,11 +19,14 @@ from domain.tavern_masters.state import CHALLENGE_ROUNDS
 
 BUDGET = 3000
 LEVELS = tuple(CHALLENGE_ROUNDS)  # buzzed .. wasted: fewer rounds, harder
-# A deal card list 2 wins at Wasted, found by the solver among the seeds s0 .. s99 (about 2% of
-# deals are won there); list 1 wins none.
-WASTED_WINS = ("s67",)
-# Deals the budget decides at every level (of deal-0 .. deal-7, the others run out at Hammered).
-SAMPLE = ("deal-3", "deal-5", "deal-6", "deal-7", *WASTED_WINS)
+# Deals card list 2 wins at Wasted (14 of deal-0 .. deal-99 are won there) and list 1 loses.
+WASTED_WINS = ("deal-0", "deal-17", "deal-18")
+# Deals the budget decides at every level: won at every level (deal-0, deal-17), down to Hammered
+# (deal-12), down to Sloshed (deal-4, deal-7, deal-10).
+SAMPLE = ("deal-0", "deal-17", "deal-12", "deal-4", "deal-7", "deal-10")
+# One deal won at each level, its winning line replayed on a Table; and a co-operative one.
+WON = [("deal-14", 1, "buzzed"), ("deal-1", 1, "tipsy"), ("deal-4", 1, "sloshed"), ("deal-12", 1, "hammered"),
+       ("deal-17", 1, "wasted"), ("c0", 2, "buzzed")]
 
 
 def solo(level: str, card_list: int = 2) -> dict:
@@ -49,14 +52,13 @@ def test_each_level_wins_no_more_deals_than_the_one_before_and_wasted_some():
         assert None not in found, f"{level}: the budget ran out"
         wins[level] = {seed for seed, won in zip(SAMPLE, found, strict=True) if won}
     counts = [len(wins[level]) for level in LEVELS]
-    # buzzed, tipsy and sloshed win nearly every deal (99% or more over 100): they tie on a sample
+    # buzzed, tipsy and sloshed win most deals (100%, 98% and 89% over 100): they tie on a sample
     assert counts[2] > counts[3] > counts[4] > 0, counts
     # a deal won in fewer rounds is won in more (Gold only grows once the Taverns stop buying)
     assert all(wins[harder] <= wins[easier] for easier, harder in itertools.pairwise(LEVELS))
 
 
-@pytest.mark.parametrize(("seed", "seats", "level"), [("deal-3", 1, "sloshed"), ("s67", 1, "wasted"),
-                                                      ("c0", 2, "buzzed")])
+@pytest.mark.parametrize(("seed", "seats", "level"), WON)
 def test_a_winning_line_wins_the_match_on_a_table(seed, seats, level):
     options = {"mode": "solo" if seats == 1 else "cooperative", "challenge": level}
     verdict = solve(seed, seats, options, BUDGET)
@@ -92,7 +94,7 @@ def test_the_bound_never_falls_below_the_gold_a_match_reaches(card_list):
     the final Gold."""
     for index in range(12):
         level = LEVELS[index % len(LEVELS)]
-        seats = 1 + index % 2
+        seats = 1 + index % 3  # with 2 and 3 seats, each seat is dealt its own cards as the Server passes
         options = {"mode": "solo" if seats == 1 else "cooperative", "challenge": level, "card_list": card_list}
         table = Table(GAME, GAME.setup(seats, options), f"bound-{index}")
         bots = [TradeFree(GreedyBot() if index % 3 else RandomBot()) for _ in range(seats)]

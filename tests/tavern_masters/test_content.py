@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from domain.tavern_masters.content import CARD_LISTS, deck_cards, definitions, instances
+from domain.tavern_masters.effects import card_income, wants_met
 from domain.tavern_masters.terms import DRINK_TYPES, drink_type
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "tavern-masters"
@@ -39,7 +40,7 @@ def test_card_list_2_changes_only_our_cards():
     one, two = (set(deck_cards("tavern", True, n) + deck_cards("patron", True, n)) for n in (1, 2))
     changed = {instances()[c].id for c in one ^ two}
     assert changed == {"serving-wench", "traveling-bard", "juggler", "tavern-wench", "wandering-bard",
-                       "fire-juggler", "tip-jar"}
+                       "fire-juggler", "tip-jar", "house-brew"}
     assert all(definitions()[c].provenance == "ours" for c in changed)
     assert {c for c in changed if definitions()[c].lists == (1,)} == {"serving-wench", "traveling-bard", "juggler"}
 
@@ -81,3 +82,11 @@ def test_every_effect_op_is_in_the_vocabulary():
 def test_instance_ids_are_unique_and_name_their_card():
     assert instances()["elven-barmaid-3"].name == "Elven Barmaid"
     assert "elven-barmaid-4" not in instances()
+
+
+def test_house_brew_seats_ale_mead_and_wine_patrons_and_takes_a_tip_from_each():
+    brew = next(c for c in deck_cards("tavern", False, 2) if c.startswith("house-brew"))
+    patrons = [next(c for c in deck_cards("patron", False, 2) if c.startswith(name))
+               for name in ("thirsty-farmer", "barbarian", "gambler", "cheesemonger")]
+    assert [wants_met(p, (brew,)) for p in patrons] == [True, True, True, False]
+    assert card_income(brew, (brew, *patrons[:3])) == 3
