@@ -8,7 +8,7 @@ only its view and its legal commands (the card list itself is public knowledge).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from domain.kernel import Command, Rng
@@ -32,7 +32,12 @@ def patron_sample(dirty_deeds: bool, card_list: int) -> tuple[str, ...]:
 
 def coverage(tavern: tuple[str, ...], view: Any) -> float:
     """The share of the Patron deck this Tavern could seat."""
-    sample = patron_sample(view.dirty_deeds, view.card_list)
+    return _coverage(tavern, view.dirty_deeds, view.card_list)
+
+
+@lru_cache(maxsize=4096)  # asked of the same few Taverns for every card of every move a playout makes
+def _coverage(tavern: tuple[str, ...], dirty_deeds: bool, card_list: int) -> float:
+    sample = patron_sample(dirty_deeds, card_list)
     return sum(wants_met(p, tavern) for p in sample) / len(sample)
 
 
@@ -46,8 +51,14 @@ def own_income(card_id: str, tavern: tuple[str, ...], view: Any) -> float:
     """A card's own income at a Till in this Tavern: with the Patrons in hand it can seat, plus what a
     Night's deal is expected to add to it (an income for every Patron grows with the Patrons)."""
     seated = (*tavern, *(c for c in view.hand if card(c).kind == "patron" and wants_met(c, tavern)))
+    return _own_income(card_id, tavern, seated, view.dirty_deeds, view.card_list)
+
+
+@lru_cache(maxsize=4096)  # as _coverage: the same cards in the same few Taverns, over and over
+def _own_income(card_id: str, tavern: tuple[str, ...], seated: tuple[str, ...], dirty_deeds: bool,
+                card_list: int) -> float:
     now = card_income(card_id, seated)
-    sample = patron_sample(view.dirty_deeds, view.card_list)
+    sample = patron_sample(dirty_deeds, card_list)
     more = sum(card_income(card_id, (*seated, p)) - now for p in sample if wants_met(p, tavern))
     return now + PATRONS_A_NIGHT * more / len(sample)
 

@@ -7,7 +7,7 @@ Words compare case-insensitively and singular/plural alike ("Wenches" matches a 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from domain.tavern_masters.content import CardDef, card
 
@@ -23,6 +23,7 @@ def singular(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=4096)  # the bots ask it of the same few content words tens of thousands of times a move
 def phrase(text: str) -> str:
     """A name or term reduced to lower-case singular words: 'Wenches' -> 'wench'."""
     return " ".join(singular(w) for w in text.replace("-", " ").split())
