@@ -1,7 +1,7 @@
 """Tavern Masters: how hard each Challenge level is, per card list. Prints figures, asserts nothing.
 
     python tests/bench/bench_tm_challenge.py [--deals 100] [--budget 3000] [--matches 400]
-        [--coop-seats 2] [--coop-deals 30] [--lists 2,1] [--levels buzzed,...]
+        [--coop-seats 2] [--coop-deals 30] [--lists 2,1] [--levels buzzed,...] [--bot greedy]
 
 For each card list (match option ``card_list``) and Challenge level:
 
@@ -10,8 +10,9 @@ For each card list (match option ``card_list``) and Challenge level:
   ran out), solo and for a co-operative table of ``--coop-seats`` (without trading: a lower bound);
   a level's answers also follow from the others' (``solver_rows``); ``--deals 0`` or
   ``--coop-deals 0`` leave the solver out, ``--matches 0`` the bots;
-- bots: the greedy bot's win rate over ``--matches`` solo matches and co-operative tables of 2 and
-  3 seats (seeds ``bot-0``, ...), with the best Gold reached (the poorest seat's, co-operatively).
+- bots: the win rate of the greedy bot (or the kind ``--bot`` names, e.g. ``planner``) over
+  ``--matches`` solo matches and co-operative tables of 2 and 3 seats of it (seeds ``bot-0``, ...),
+  with the best Gold reached (the poorest seat's, co-operatively).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from pathlib import Path
 if not any(Path(p, "domain").is_dir() for p in sys.path[1:] if p):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from domain.games import make_bot
 from domain.kernel import play
 from domain.tavern_masters import GAME
-from domain.tavern_masters.bot import GreedyBot
 from domain.tavern_masters.content import CARD_LISTS
 from domain.tavern_masters.solver import solve
 from domain.tavern_masters.state import CHALLENGE_ROUNDS
@@ -75,14 +76,14 @@ def solver_rows(seats: int, card_list: int, levels: list[str], deals: int, budge
     return rows
 
 
-def bot_row(seats: int, level: str, card_list: int, matches: int) -> str:
+def bot_row(seats: int, level: str, card_list: int, matches: int, kind: str) -> str:
     wins, best = 0, 0
     for i in range(matches):
         table = play(GAME, GAME.setup(seats, options(seats, level, card_list)), f"bot-{i}",
-                     [GreedyBot() for _ in range(seats)])
+                     [make_bot(GAME, kind) for _ in range(seats)])
         wins += len(table.state.winners or ()) == seats
         best = max(best, min(p.gold for p in table.state.players))
-    return f"greedy {seats} seat(s): won {wins}/{matches} ({100 * wins / matches:.1f}%), best Gold {best}"
+    return f"{kind} {seats} seat(s): won {wins}/{matches} ({100 * wins / matches:.1f}%), best Gold {best}"
 
 
 def main() -> None:
@@ -94,6 +95,7 @@ def main() -> None:
     parser.add_argument("--coop-deals", type=int, default=30)
     parser.add_argument("--lists", default=",".join(map(str, CARD_LISTS)))
     parser.add_argument("--levels", default=",".join(CHALLENGE_ROUNDS))
+    parser.add_argument("--bot", default="greedy")
     args = parser.parse_args()
     levels = args.levels.split(",")
     for card_list in map(int, args.lists.split(",")):
@@ -105,7 +107,7 @@ def main() -> None:
                 if rows:
                     print("  " + rows[level], flush=True)
             for seats in (1, 2, 3)[: 3 if args.matches else 0]:
-                print("  " + bot_row(seats, level, card_list, args.matches), flush=True)
+                print("  " + bot_row(seats, level, card_list, args.matches, args.bot), flush=True)
 
 
 if __name__ == "__main__":
