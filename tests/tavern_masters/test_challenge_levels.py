@@ -8,12 +8,13 @@ import itertools
 import pytest
 
 from domain.bots.random_bot import RandomBot
-from domain.kernel import Rng, Setup, Table
+from domain.kernel import Rng, Setup, Table, play
 from domain.kernel.table import bot_turn
 from domain.tavern_masters import GAME
 from domain.tavern_masters.bot import GreedyBot
 from domain.tavern_masters.commands import PlayPatron
-from domain.tavern_masters.events import MatchSetUp
+from domain.tavern_masters.events import MatchSetUp, OfferAnswered
+from domain.tavern_masters.planner import PlannerBot
 from domain.tavern_masters.solver import SEARCHED, bound, solve
 from domain.tavern_masters.state import CHALLENGE_ROUNDS
 
@@ -65,6 +66,17 @@ def test_a_winning_line_wins_the_match_on_a_table(seed, seats, level):
     assert verdict.winnable and verdict.line
     table = replayed(seed, seats, options, verdict.line)
     assert table.state.winners == tuple(range(seats)) and min(p.gold for p in table.state.players) >= 20
+
+
+def test_a_cooperative_table_of_two_can_win_wasted_by_trading():
+    """The solver, which leaves trades out, wins none of 30 two-seat co-operative Wasted deals (every
+    seat needs 20 Gold in two rounds); two planner bots, which trade, win one match of 200
+    (`bench_tm_challenge.py --bot planner`): this one, with a trade, so the level can be won at
+    that table too."""
+    options = {"mode": "cooperative", "challenge": "wasted", "card_list": 2}
+    table = play(GAME, GAME.setup(2, options), "bot-74", [PlannerBot(), PlannerBot()])
+    assert table.state.winners == (0, 1) and min(p.gold for p in table.state.players) >= 20
+    assert any(isinstance(event, OfferAnswered) and event.accepted for event in table.events)
 
 
 def test_a_losing_verdict_is_not_a_budget_and_competitive_play_is_refused():
