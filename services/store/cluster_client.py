@@ -99,6 +99,9 @@ class Commands:
     def delete(self, *names: str) -> Any:  # the names of one match: one slot
         return self._do(["DEL", *names], True)
 
+    def expire(self, key: str, seconds: int) -> Any:
+        return self._do(["EXPIRE", key, seconds], True, bool)
+
     def sadd(self, key: str, *members: Any) -> Any:
         return self._do(["SADD", key, *members], True)
 

@@ -160,6 +160,20 @@ async def test_online_play_on_the_cluster(local):
         assert joined[-1].json()["started"] is True
 
 
+async def test_a_join_again_and_a_hosts_leave_on_the_cluster(local):
+    """A join sent again gets the seat with a new token (the meta's token rewritten on its slot);
+    the host's leave closes the match (its meta given an expiry: a command of the cluster client)."""
+    async with httpx.AsyncClient(base_url=local.nginx, timeout=30) as api:
+        host, guest = await Person(api).register("Fay"), await Person(api).register("Gus")
+        waiting = (await host.create(game="heros-tavern", seats=3, open=[1, 2]))["match_id"]
+        first_token = (await guest.join(waiting))["token"]
+        assert (await guest.join(waiting))["token"] != first_token
+        left = await host.call("POST", f"/v1/matches/{waiting}/leave")
+        assert left.json()["cancelled"] is True, left.text
+        answer = await guest.call("POST", f"/v1/matches/{waiting}/join", {})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (409, "match_closed")
+
+
 def test_a_taken_port_stops_up_before_it_starts_anything(tmp_path):
     topology = Local(tmp_path)
     with socket.socket() as taken:
