@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 from domain.bots.random_bot import RandomBot
 from domain.kernel import Bot, Game, RulesError
@@ -23,18 +25,21 @@ def game_ids() -> list[str]:
 def get_game(game_id: str) -> Game:
     package = _PACKAGES.get(game_id)
     if package is None:
-        raise RulesError("unknown_game", f"no game {game_id!r}; games: {', '.join(_PACKAGES)}")
+        raise RulesError("unknown_game", "no game {game!r}; games: {games}", game=game_id, games=", ".join(_PACKAGES))
     return importlib.import_module(package).GAME
 
 
-def make_bot(game: Game, kind: str) -> Bot:
-    """A fresh bot of the named kind: ``random`` for every game, others as the game offers."""
+def make_bot(game: Game, kind: str, options: Mapping[str, Any]) -> Bot:
+    """A fresh bot of the named kind for a match with these options, as its setup records them (a
+    match recorded before an option existed lacks it, and its rules read that as they do):
+    ``random`` for every game, others as the game offers."""
     if kind == "random":
         return RandomBot()
     factory = game.bots.get(kind)
     if factory is None:
-        raise RulesError("unknown_bot", f"{game.name} has no {kind!r} bot; bots: random, {', '.join(game.bots)}")
-    return factory()
+        raise RulesError("unknown_bot", "{game} has no {kind!r} bot; bots: random, {bots}", game=game.name, kind=kind,
+                         bots=", ".join(game.bots))
+    return factory(options)
 
 
 # The bot a person's seat falls back to: the bot that tests/bench/bench_search_bot.py shows beating greedy
@@ -58,5 +63,5 @@ def online_game(game_id: str) -> Game:
     game = get_game(game_id)
     known = _online.get(id(game))
     if known is None or known[0] is not game:
-        known = _online[id(game)] = (game, online(game, lambda kind: make_bot(game, kind)))
+        known = _online[id(game)] = (game, online(game, lambda kind, options: make_bot(game, kind, options)))
     return known[1]

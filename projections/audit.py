@@ -9,7 +9,12 @@ Checks, in this order, stopping at the first failure with the line and the reaso
 2. the chain: the header's genesis is the SHA-256 of its charter; every entry's hash is the
    SHA-256 of its body; versions run 1, 2, 3 ... and each ``prev`` is the previous hash;
 3. the seed: its SHA-256 is the charter's commitment, under a derivation this code knows;
-4. the rules: the opening events are what ``begin`` draws from the seed at version 0, and every
+4. the head: the signed head on the last line (a finished match's export) names this match and
+   this log's last version and hash; with the service's public key, the signature is its; each
+   receipt given (projections/receipts.py) binds the entry at its version, a last hash given is
+   the last entry's. So a log cut short or rewritten past a receipt, or past the signed head, is
+   refused without the rest of the log having to be kept elsewhere;
+5. the rules: the opening events are what ``begin`` draws from the seed at version 0, and every
    command, decided again against the state folded so far with the random stream of its
    position, gives exactly the events recorded for it; the log ends with the match over.
 """
@@ -22,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.games import online_game
 from domain.kernel import Event, Game, Result, Rng, RulesError, Setup
@@ -37,6 +43,16 @@ from projections.chain import (
     commitment,
     digest,
     effective_seed,
+)
+from projections.receipts import (
+    HEAD_FORMAT,
+    SIGNATURE_LINE,
+    ExportSignature,
+    Head,
+    public_hex,
+    public_key,
+    receipt,
+    signed_by,
 )
 from projections.upcasting import UpcastError, event_decoder
 
@@ -66,6 +82,7 @@ class Chain:
     charter: Charter
     game: Game
     entries: list[Entry]
+    signature: ExportSignature | None = None  # the signed head, on the last line of a finished match's export
 
     @property
     def setup(self) -> Setup:
@@ -88,6 +105,8 @@ class Report:
     last_hash: str
     result: Result
     entropy_seats: list[int]  # whose entropy was folded into the seed
+    signature: str  # what vouches for the log's end: the signature verified, or why it was not
+    receipts: int  # how many receipts (and a last hash) were checked against their entries
 
 
 # what a malformed line makes msgspec raise: invalid UTF-8 in a string is a UnicodeDecodeError,
@@ -150,6 +169,9 @@ def verify_chain(data: bytes, games: Callable[[str], Game] = online_game, now: f
     ``now``: the audit's clock, which no time may pass (by more than CLOCK_SKEW_S)."""
     lines = split_lines(data)
     header, charter, game = _header(lines[0], games)
+    signature = None
+    if len(lines) > 1 and lines[-1].startswith(SIGNATURE_LINE):
+        signature = _strict(len(lines), lines.pop(), ExportSignature)
     try:
         decode = event_decoder(game, charter.rules_version)
     except UpcastError as problem:
@@ -180,7 +202,7 @@ def verify_chain(data: bytes, games: Callable[[str], Game] = online_game, now: f
         latest = _checked_time(number, version, envelope.time, latest, now)
         entries.append(Entry(number, envelope, event, entry.hash))
         prev = entry.hash
-    return Chain(header, charter, game, entries)
+    return Chain(header, charter, game, entries, signature)
 
 
 def _in_field_order(raw: Any, value: Any) -> bool:
@@ -218,6 +240,56 @@ def verify_seed(chain: Chain) -> None:
         raise AuditFailure(1, None, f"unknown random derivation {chain.charter.rng!r} (known: {DERIVATION})")
     if commitment(chain.header.seed) != chain.charter.seed_commitment:
         raise AuditFailure(1, None, "the revealed seed does not match the seed commitment")
+
+
+@dataclass(frozen=True, slots=True)
+class Anchors:
+    """What the auditor is given from outside the file to pin where the log ends (docs/AUDIT.md)."""
+
+    key: Ed25519PublicKey | None = None  # the service's published key: the signature must be its
+    receipts: tuple[tuple[int, str], ...] = ()  # (version, receipt) from accepted commands' answers
+    last_hash: str | None = None  # the last entry's hash, kept from elsewhere
+
+
+def verify_head(chain: Chain, anchors: Anchors) -> str:
+    """Step 4: the signed head, the receipts and the last hash against the log; what vouches for
+    its end, said in words."""
+    entries, end = chain.entries, len(chain.entries) + 2  # the signature's line (or where it would be)
+    last = entries[-1] if entries else None
+    for version, given in anchors.receipts:
+        if not 1 <= version <= len(entries):
+            raise AuditFailure(end, None, f"a receipt for version {version}, but the log ends at version "
+                                          f"{len(entries)}: cut short")
+        entry = entries[version - 1]
+        if receipt(chain.header.seed, chain.charter.match_id, version, entry.hash) != given:
+            raise AuditFailure(entry.line, version, "not the entry the receipt for this version was given "
+                                                    "for: the log was rewritten")
+    if anchors.last_hash is not None and (last is None or last.hash != anchors.last_hash):
+        raise AuditFailure(*_where(last), "the last hash is not the one given: the log was cut short or rewritten")
+    signed = chain.signature
+    if signed is None:
+        if anchors.key is not None:
+            raise AuditFailure(end - 1, None, "no signed head: the export of an unfinished match, or of a service "
+                                              "before signatures; nothing vouches for where the log ends")
+        return "none (an unfinished match's export, or one from before signatures)"
+    head = _strict(end, signed.head.encode(), Head)
+    charter, header = chain.charter, chain.header
+    expected = Head(HEAD_FORMAT, charter.match_id, charter.game, charter.seed_commitment, header.genesis,
+                    len(entries), last.hash if last else header.genesis)
+    if head != expected:
+        raise AuditFailure(end, None, f"the signed head is not this log's ({msgspec.json.encode(expected).decode()}):"
+                                      " the log was cut short or rewritten, or the head edited")
+    try:
+        named = public_key(signed.key)
+    except ValueError as problem:
+        raise AuditFailure(end, None, f"the signer's key: {problem}") from problem
+    if not signed_by(named, signed):  # so no byte of the line is free, even with no key given
+        raise AuditFailure(end, None, f"the signature is not key {signed.key}'s signature of the head")
+    if anchors.key is None:
+        return f"signed by key {signed.key}, which is not checked to be the service's (no key given: --key)"
+    if signed.key != public_hex(anchors.key):
+        raise AuditFailure(end, None, f"signed by key {signed.key}, not by the key given ({public_hex(anchors.key)})")
+    return f"signed by the key given, {signed.key}"
 
 
 def _groups(entries: list[Entry]) -> Iterator[list[Entry]]:
@@ -318,14 +390,18 @@ def verify_rules(chain: Chain) -> tuple[int, int, Result]:
     return len(opening), commands, result
 
 
-def audit(data: bytes, games: Callable[[str], Game] = online_game, now: float | None = None) -> Report:
-    """All four steps; raises AuditFailure at the first thing wrong. ``now``: the audit's clock."""
+def audit(
+    data: bytes, games: Callable[[str], Game] = online_game, now: float | None = None, anchors: Anchors = Anchors()
+) -> Report:
+    """All five steps; raises AuditFailure at the first thing wrong. ``now``: the audit's clock."""
     chain = verify_chain(data, games, now)
     verify_seed(chain)
+    signature = verify_head(chain, anchors)
     opening, commands, result = verify_rules(chain)
     charter = chain.charter
     last = chain.entries[-1].hash
     return Report(
         charter.match_id, charter.game, charter.rules_version, charter.seats,
         len(chain.entries), opening, commands, last, result, charter.entropy_seats,
+        signature, len(anchors.receipts) + (anchors.last_hash is not None),
     )

@@ -7,7 +7,8 @@ event type, event, the command behind it, time, ``prev``); its hash is the SHA-2
 bytes, and the next entry's ``prev``. So every byte of every entry and of the charter is covered.
 
 The export is JSON Lines: first an ``ExportHeader`` (the charter text, its hash, the revealed seed),
-then one ``ExportEntry`` per envelope, in version order (docs/AUDIT.md).
+then one ``ExportEntry`` per envelope, in version order, then on a finished match's export the
+service's signature over its head (an ``ExportSignature``, projections/receipts.py; docs/AUDIT.md).
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ import hashlib
 from typing import Any
 
 import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from projections.receipts import HEAD_FORMAT, Head, signature_line
 
 EXPORT_FORMAT = "tavern-export/1"
 CHARTER_FORMAT = "tavern-charter/1"
@@ -88,9 +92,21 @@ def charter_text(charter: Charter) -> str:
     return msgspec.json.encode(charter).decode()
 
 
-def export_lines(charter: str, seed: str, bodies: list[tuple[bytes, str]]) -> bytes:
-    """The export file: the header, then each (body, hash) in order; every line ends with a newline."""
+def export_lines(
+    charter: str, seed: str, bodies: list[tuple[bytes, str]], signer: Ed25519PrivateKey | None = None
+) -> bytes:
+    """The export file: the header, then each (body, hash) in order, then, given the service's key
+    (a finished match's export), its signed head (projections/receipts.py); every line ends with a newline."""
     encode = msgspec.json.encode
-    lines = [encode(ExportHeader(EXPORT_FORMAT, charter, digest(charter.encode()), seed))]
+    genesis = digest(charter.encode())
+    lines = [encode(ExportHeader(EXPORT_FORMAT, charter, genesis, seed))]
     lines += [encode(ExportEntry(body.decode(), hash)) for body, hash in bodies]
+    if signer is not None and bodies:
+        lines.append(signature_line(signer, head_of(msgspec.json.decode(charter, type=Charter), genesis, bodies)))
     return b"".join(line + b"\n" for line in lines)
+
+
+def head_of(charter: Charter, genesis: str, bodies: list[tuple[bytes, str]]) -> Head:
+    """The head a signature covers: the match, and its last entry's version and hash."""
+    return Head(HEAD_FORMAT, charter.match_id, charter.game, charter.seed_commitment, genesis, len(bodies),
+                bodies[-1][1] if bodies else genesis)

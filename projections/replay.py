@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Event, Game, Seat, Setup
+from projections.i18n import DEFAULT, texts
 from projections.narration import narrate
 
 
@@ -16,13 +17,18 @@ class Frame(msgspec.Struct, frozen=True):
     event: Event | None  # the event that made this frame, as the viewer may see it (None for frame 0)
     view: Any
     narration: str = ""  # the event in words, as the viewer may read it
+    language: str = DEFAULT  # the narration's
 
 
-def frames(game: Game, setup: Setup, events: Iterable[Event], seat: Seat | None, whole: bool) -> Iterator[Frame]:
-    """Frame 0 (before any event) and one frame after each event. ``whole``: events unredacted."""
+def frames(
+    game: Game, setup: Setup, events: Iterable[Event], seat: Seat | None, whole: bool, language: str = DEFAULT
+) -> Iterator[Frame]:
+    """Frame 0 (before any event) and one frame after each event. ``whole``: events unredacted.
+    ``language``: the narration's (projections/i18n/)."""
     state = game.initial(setup)
-    yield Frame(0, None, game.view(state, seat), "Before the first event.")
+    yield Frame(0, None, game.view(state, seat), texts(language)._("Before the first event."), language)
     for version, event in enumerate(events, start=1):
         state = game.evolve(state, event)
         shown = event if whole else game.event_view(event, seat)
-        yield Frame(version, shown, game.view(state, seat), narrate(game, event, seat, whole=whole))
+        said = narrate(game, event, seat, whole=whole, language=language)
+        yield Frame(version, shown, game.view(state, seat), said, language)

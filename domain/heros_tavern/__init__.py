@@ -7,10 +7,10 @@ from domain.heros_tavern.bot import GreedyBot
 from domain.heros_tavern.commands import HtCommand
 from domain.heros_tavern.events import HtEvent
 from domain.heros_tavern.search import search_bot
-from domain.heros_tavern.state import evolve, initial
+from domain.heros_tavern.state import State, evolve, initial
 from domain.kernel import Game, OptionSpec
 
-GAME = Game(
+GAME: Game[State, HtCommand, HtEvent] = Game(
     id="heros-tavern",
     name="Hero's Tavern",
     rulebook="heros-tavern.txt",
@@ -52,5 +52,5 @@ GAME = Game(
     event_view=views.event_view,
     hidden=views.hidden,
     result=rules.result,
-    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME)},
+    bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options)},
 )

@@ -64,7 +64,7 @@ class GreedyBot:
             if view.round == ROUNDS:  # only the final scoring is left: count it exactly
                 more = kinds.copy()
                 more[card.kind] += 1
-                net = final_worth(more, rivals) - final_worth(kinds, rivals) - card.cost.count
+                net: float = final_worth(more, rivals) - final_worth(kinds, rivals) - card.cost.count
             else:
                 net = scorings * gain(kinds, card, rivals) - card.cost.count
             if net > value:

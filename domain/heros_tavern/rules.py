@@ -8,6 +8,7 @@ round (or ends the match). Seats that can afford nothing are done purchasing at 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from domain.heros_tavern.commands import BuyCard, FinishPurchases, HtCommand, PickCard
 from domain.heros_tavern.content import DECK, TOKEN_KINDS, Tokens
@@ -73,7 +74,7 @@ def deal(turn: Turn, rng: Rng) -> None:
 def pick(state: State, command: PickCard, seat: Seat, rng: Rng) -> list[HtEvent]:
     require(state.phase == DRAFT, "phase_over", "the draft is over this round")
     require(state.picks[seat] is None, "already_picked", "you have picked; wait for the others")
-    require(command.card in state.hands[seat], "not_your_card", f"{command.card} is not in your hand")
+    require(command.card in state.hands[seat], "not_your_card", "{card} is not in your hand", card=command.card)
     turn = Turn(state)
     turn.add(CardPicked(seat=seat, card=command.card))
     if None not in turn.state.picks:
@@ -147,10 +148,10 @@ def check_purchasing(state: State, seat: Seat) -> None:
 def buy(state: State, command: BuyCard, seat: Seat, rng: Rng) -> list[HtEvent]:
     check_purchasing(state, seat)
     card = command.card
-    require(card in state.taverns[seat], "not_your_card", f"{card} is not in your tavern")
-    require(card not in state.purchased[seat], "already_purchased", f"{card} is already yours for good")
+    require(card in state.taverns[seat], "not_your_card", "{card} is not in your tavern", card=card)
+    require(card not in state.purchased[seat], "already_purchased", "{card} is already yours for good", card=card)
     cost = DECK[card].cost
-    require(state.tokens[seat].covers(cost), "cannot_afford", f"{card} costs {cost}")
+    require(state.tokens[seat].covers(cost), "cannot_afford", "{card} costs {cost}", card=card, cost=str(cost))
     turn = Turn(state)
     turn.add(CardBought(seat=seat, card=card, cost=cost))
     finish_if_stuck(turn, seat)
@@ -197,14 +198,15 @@ def final_scoring(turn: Turn) -> None:
 
 # ---- the interface --------------------------------------------------------------------------------
 
-HANDLERS: dict[type, Callable[[State, HtCommand, Seat, Rng], list[HtEvent]]] = {
+# each handler takes a command of its key's type (which a dict cannot tie to its value: Any)
+HANDLERS: dict[type, Callable[[State, Any, Seat, Rng], list[HtEvent]]] = {
     PickCard: pick, BuyCard: buy, FinishPurchases: finish,
 }
 
 
 def decide(state: State, command: HtCommand, seat: Seat, rng: Rng) -> list[HtEvent]:
     require(state.phase != OVER, "match_over", "the match is over")
-    require(0 <= seat < state.seats, "no_such_seat", f"there is no seat {seat}")
+    require(0 <= seat < state.seats, "no_such_seat", "there is no seat {seat}", seat=seat)
     return HANDLERS[type(command)](state, command, seat, rng)
 
 

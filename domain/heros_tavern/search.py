@@ -4,6 +4,8 @@ cards a seat cannot see, sampled from its view, with the greedy bot playing on."
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from domain.heros_tavern.bot import GreedyBot, worth
 from domain.heros_tavern.content import BOX, DECK, Tokens
@@ -13,9 +15,10 @@ from domain.kernel import Game, Rng, Seat
 from domain.kernel.search import Search, margin
 
 
-def sample(seen: HtView, rng: Rng) -> State:
+def sample(seen: HtView, rng: Rng, options: Mapping[str, Any]) -> State:
     """A state this view could come from: the cards it does not show (the other hands and the
-    draw pile) dealt at random from those it has not seen, in the counts it shows."""
+    draw pile) dealt at random from those it has not seen, in the counts it shows; played by the
+    match's options."""
     seats = len(seen.seats)
     hand = tuple(card.id for card in seen.hand)
     taverns = tuple(tuple(t.card.id for t in s.tavern) for s in seen.seats)
@@ -30,11 +33,9 @@ def sample(seen: HtView, rng: Rng) -> State:
         dealt, unseen = tuple(unseen[: s.hand_size]), unseen[s.hand_size :]
         hands.append(dealt)
         picks.append(rng.choice(dealt) if s.picked and dealt else None)
-    # the options a view shows; the others are left at their defaults
-    options = {"finite_tokens": seen.supply is not None}
     awarded = Tokens(BOX, BOX, BOX) - seen.supply if seen.supply is not None else Tokens()
     return State(
-        seats=seats, options=options,
+        seats=seats, options=dict(options),
         round=seen.round, phase=seen.phase, picks_made=max(seen.pick_number - 1, 0),
         draw=tuple(unseen[: seen.deck_size]), discard=seen.discard, hands=tuple(hands), picks=tuple(picks),
         taverns=taverns,
@@ -65,7 +66,7 @@ def _worth(state: State, seat: Seat) -> float:
     return margin(scores(state), seat)
 
 
-def search_bot(game: Game) -> Search:
-    return Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot,
+def search_bot(game: Game, options: Mapping[str, Any]) -> Search:
+    return Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot, options=options,
                   budget=400, horizon=40, caution=0.0)  # the best mean: caution measured weaker here
 

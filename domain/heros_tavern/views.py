@@ -74,14 +74,13 @@ def _panels(state: State) -> tuple[SeatView, ...]:
 
 
 def _view(state: State, seat: Seat | None, panels: tuple[SeatView, ...]) -> HtView:
-    mine = seat is not None
-    own_pick = state.picks[seat] if mine else None
+    own_pick = state.picks[seat] if seat is not None else None
     return HtView(
         seat=seat,
         round=state.round,
         phase=state.phase,
         pick_number=state.picks_made + 1 if state.phase == DRAFT else 0,
-        hand=tuple(DECK[c] for c in state.hands[seat]) if mine else (),
+        hand=tuple(DECK[c] for c in state.hands[seat]) if seat is not None else (),
         my_pick=DECK[own_pick] if own_pick else None,
         seats=panels,
         discard=state.discard,
@@ -122,6 +121,7 @@ def hidden(state: State, seat: Seat | None) -> set[str]:
     for other in range(state.seats):
         if other != seat:
             secret.update(state.hands[other])
-            if state.picks[other]:
-                secret.add(state.picks[other])
+            pick = state.picks[other]
+            if pick:
+                secret.add(pick)
     return secret

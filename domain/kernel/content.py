@@ -1,14 +1,14 @@
-"""Where game content lives: ``seeds/<game>/`` at the project root (``TAVERN_SEEDS`` overrides)."""
+"""Where game content lives: the ``seeds`` package's ``<game>/`` folders, found through the package (package data)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
 import msgspec
 
-SEEDS = Path(os.environ.get("TAVERN_SEEDS", Path(__file__).resolve().parents[2] / "seeds"))
+SEEDS: Traversable = files("seeds")
 
 
 def load_seed(game: str, name: str, type_: Any = Any) -> Any:

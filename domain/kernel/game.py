@@ -15,6 +15,11 @@ A game is a frozen bundle of pure functions over its own immutable state:
   (other hands, face-down picks, deck contents); the conformance harness checks every view,
   legal list and redacted event against them.
 - ``result(State) -> Result | None``: ``None`` while the match runs.
+- ``automatic(State, seat) -> Command | None`` (optional): the command a seat's own private setting
+  sends for it now (Taverna's "always pass"); the service sends it as that seat's, in an entry of
+  its own, so no other seat's command shows the setting.
+- ``sealed(State) -> seats`` (optional): the seats a sealed prompt asks while it is open; each is
+  shown as due (its clock running) until the prompt closes, answered or not.
 
 Randomness comes only from the ``rng`` handed in, and its outcomes are written into the events,
 so ``evolve`` never draws.
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -74,10 +79,15 @@ class OptionSpec:
     description: str = ""
 
 
-class Bot(Protocol):
+S = TypeVar("S")  # a game's state
+C = TypeVar("C", bound=Command)  # the union of its commands
+E = TypeVar("E", bound=Event)  # the union of its events
+
+
+class Bot(Protocol[C]):
     """A player that sees only what its seat sees: its view and its legal commands."""
 
-    def choose(self, view: Any, legal: Sequence[Command], rng: Rng) -> Command: ...
+    def choose(self, view: Any, legal: Sequence[C], rng: Rng) -> C: ...
 
 
 def viewers(seats: int) -> list[Seat | None]:
@@ -86,7 +96,7 @@ def viewers(seats: int) -> list[Seat | None]:
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class Game(Generic[S, C, E]):
     id: str
     name: str
     rulebook: str
@@ -96,23 +106,27 @@ class Game:
     command_type: Any  # the tagged union of this game's commands
     event_type: Any  # the tagged union of this game's events
     view_type: Any  # what view() returns
-    initial: Callable[[Setup], Any]
-    begin: Callable[[Any, Rng], list[Event]]
-    evolve: Callable[[Any, Event], Any]
-    decide: Callable[[Any, Command, Seat, Rng], list[Event]]
-    legal: Callable[[Any, Seat], list[Command]]
-    view: Callable[[Any, Seat | None], Any]
-    event_view: Callable[[Event, Seat | None], Event | None]
-    hidden: Callable[[Any, Seat | None], set[str]]
-    result: Callable[[Any], Result | None]
-    views: Callable[[Any], list[Any]] | None = None  # see ``all_views``
-    bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
+    initial: Callable[[Setup], S]
+    begin: Callable[[S, Rng], list[E]]
+    evolve: Callable[[S, E], S]
+    decide: Callable[[S, C, Seat, Rng], list[E]]
+    legal: Callable[[S, Seat], list[C]]
+    view: Callable[[S, Seat | None], Any]
+    event_view: Callable[[E, Seat | None], Event | None]
+    hidden: Callable[[S, Seat | None], set[str]]
+    result: Callable[[S], Result | None]
+    views: Callable[[S], list[Any]] | None = None  # see ``all_views``
+    automatic: Callable[[S, Seat], C | None] | None = None
+    sealed: Callable[[S], tuple[Seat, ...]] | None = None
+    # Bot[Any]: a game's own bots choose among its commands, the kernel's Search among any Command;
+    # each made for a match's options (all filled in), which a bot that models the rules plays by
+    bots: Mapping[str, Callable[[Mapping[str, Any]], Bot[Any]]] = field(default_factory=dict)
     # The rules version a match records at creation. An event schema change bumps it and adds an
     # upcaster keyed (old version, event type): event JSON object at that version -> the next version's.
     rules_version: int = 1
     upcasters: Mapping[tuple[int, str], Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
 
-    def all_views(self, state: Any, seats: int) -> list[Any]:
+    def all_views(self, state: S, seats: int) -> list[Any]:
         """Each seat's view, then the spectator's: the same as ``view`` seat by seat (the
         conformance harness checks that), built at once where the game knows how."""
         if self.views is not None:
@@ -122,18 +136,20 @@ class Game:
     def setup(self, seats: int, options: Mapping[str, Any] | None = None) -> Setup:
         """Check the seat count and options, filling in defaults; refuses with a RulesError."""
         if not self.min_seats <= seats <= self.max_seats:
-            raise RulesError("bad_seats", f"{self.name} seats {self.min_seats} to {self.max_seats}, not {seats}")
+            raise RulesError("bad_seats", "{game} seats {least} to {most}, not {seats}", game=self.name,
+                             least=self.min_seats, most=self.max_seats, seats=seats)
         given = dict(options or {})
         known = {spec.name: spec for spec in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
-            raise RulesError("bad_option", f"{self.name} has no option {', '.join(unknown)}")
+            raise RulesError("bad_option", "{game} has no option {options}", game=self.name, options=", ".join(unknown))
         chosen: dict[str, Any] = {}
         for spec in self.options:
             value = given.get(spec.name, spec.default)
             if value not in spec.choices or isinstance(value, bool) != isinstance(spec.default, bool):
                 choices = ", ".join(map(str, spec.choices))
-                raise RulesError("bad_option", f"option {spec.name} takes one of {choices}, not {value!r}")
+                raise RulesError("bad_option", "option {option} takes one of {choices}, not {value!r}",
+                                 option=spec.name, choices=str(choices), value=value)
             chosen[spec.name] = value
         return Setup(seats=seats, options=chosen)
 
@@ -146,3 +162,7 @@ class Game:
                         return choice
                 return text
         return text
+
+
+# A game found by its id (domain/games.py): its state, commands and events are known at run time only.
+AnyGame = Game[Any, Any, Any]

@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel.errors import RulesError
-from domain.kernel.game import Bot, Command, Event, Game, Result, Seat, Setup, Standing
+from domain.kernel.game import AnyGame, Bot, Command, Event, Game, Result, Seat, Setup, Standing
 from domain.kernel.rng import Rng
 
 
@@ -84,6 +84,7 @@ class OnlineState(msgspec.Struct, frozen=True):
     streaks: tuple[int, ...] = ()  # per seat: timeouts in a row
     left: tuple[Seat, ...] = ()  # walked away (Leave), as opposed to timed out or conceded
     abandoned: bool = False
+    options: dict[str, Any] = {}  # the match's, for the bot that plays a timed-out seat
 
 
 def bot_seats(state: Any) -> set[Seat]:
@@ -96,12 +97,12 @@ def left_seats(state: Any) -> set[Seat]:
     return set(state.left) if isinstance(state, OnlineState) else set()
 
 
-def online(game: Game, bots: Callable[[str], Bot]) -> Game:
-    """The game with online play; ``bots(kind)`` makes a fresh bot of that kind (a RulesError if the
-    game has none)."""
+def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Game[OnlineState, Command, Event]:
+    """The game with online play; ``bots(kind, options)`` makes a fresh bot of that kind for a match
+    with those options (a RulesError if the game has none)."""
 
     def initial(setup: Setup) -> OnlineState:
-        return OnlineState(game.initial(setup), setup.seats, streaks=(0,) * setup.seats)
+        return OnlineState(game.initial(setup), setup.seats, streaks=(0,) * setup.seats, options=dict(setup.options))
 
     def evolve(state: OnlineState, event: Event) -> OnlineState:
         if isinstance(event, Conceded):
@@ -159,7 +160,7 @@ def online(game: Game, bots: Callable[[str], Bot]) -> Game:
             raise RulesError("bad_limit", "a timeout limit is at least 1")
         streak = state.streaks[seat] + 1
         # the bot's own random stream, drawn from the rules' stream: the audit draws it again
-        bot = bots(command.bot)
+        bot = bots(command.bot, state.options)
         move = bot.choose(game.view(state.inner, seat), legal, Rng(str(rng.below(2**62)), 0, f"bot:{seat}"))
         events: list[Event] = [SeatTimedOut(seat=seat, streak=streak), *game.decide(state.inner, move, seat, rng)]
         if streak >= command.limit and seat not in state.taken:
@@ -172,7 +173,16 @@ def online(game: Game, bots: Callable[[str], Bot]) -> Game:
     def legal(state: OnlineState, seat: Seat) -> list[Command]:
         return [] if result(state) is not None else game.legal(state.inner, seat)
 
-    inner_views = game.views
+    inner_views, inner_automatic, inner_sealed = game.views, game.automatic, game.sealed
+
+    def automatic(state: OnlineState, seat: Seat) -> Command | None:
+        if inner_automatic is None or result(state) is not None:
+            return None
+        return inner_automatic(state.inner, seat)
+
+    def sealed(state: OnlineState) -> tuple[Seat, ...]:
+        return () if inner_sealed is None or result(state) is not None else inner_sealed(state.inner)
+
     # the game's own fields (id, seats, options, bots, rules version, ...) carried over as they are
     return replace(
         game,
@@ -188,6 +198,8 @@ def online(game: Game, bots: Callable[[str], Bot]) -> Game:
         hidden=lambda state, seat: game.hidden(state.inner, seat),
         result=result,
         views=None if inner_views is None else (lambda state: inner_views(state.inner)),
+        automatic=automatic,
+        sealed=sealed,
     )
 
 

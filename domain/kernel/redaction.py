@@ -5,10 +5,13 @@ secret until its game says otherwise, never public by omission."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from domain.kernel.game import Event, Seat
 
-Shown = Callable[[Event, Seat | None], Event | None]
+# What an event of one type shows to a seat: it takes an event of the type it is listed under (``Any``
+# because a mapping cannot tie each value's parameter to its key; ``AllowList`` looks it up by type).
+Shown = Callable[[Any, Seat | None], Event | None]
 
 
 def to_everyone(event: Event, seat: Seat | None) -> Event:

@@ -2,19 +2,21 @@
 
 For each move it could make, the bot asks "how does the match go on if I do this?" many times
 over. Each time it first draws a *determinization*: a full state of the match that the seat's view
-could have come from (the game's ``sample(view, rng)``, which fills the hidden cards with cards
-the seat has not seen, in counts the view gives; it never reads the true state, which the bot
-does not have). On that state it plays the move, then lets the game's fast policy bot (greedy)
-play every seat on for a bounded number of commands, and scores where that leads with the
-game's ``worth(state, seat)`` (for most games the seat's expected final score less its best
-rival's, ``margin``; exact once the match is over). All moves are tried on the same
-determinizations with the same random streams, so that they are compared on the same deals; the
-policy's own move is played unless another beats it on those deals by more than the noise.
+could have come from (the game's ``sample(view, rng, options)``, which fills the hidden cards with
+cards the seat has not seen, in counts the view gives, under the match's options; it never reads
+the true state, which the bot does not have). On that state it plays the move, then lets the
+game's fast policy bot play every seat on for a bounded number of commands (any seat that may act,
+out-of-turn answers included), and scores where that leads with the game's ``worth(state, seat)``
+(for most games the seat's expected final score less its best rival's, ``margin``; exact once the
+match is over). All moves are tried on the same determinizations with the same random streams, so
+that they are compared on the same deals; the ``lead`` bot's move (the policy's, unless the game
+names a stronger bot) is played unless another beats it on those deals by more than the noise.
 
 The work per move is capped by a count of simulated commands, not by a clock: the same view,
 legal list and seed always give the same move, which the service's audit relies on (a timed-out
 seat's move is decided inside the rules and decided again by the auditor). Each game sizes its
-cap from measurements (``tests/bench/bench_search_bot.py``) to about 50 ms of one core.
+cap from measurements (``tests/bench/bench_search_bot.py``, ``tests/bench/bench_arena.py``) to about
+50 ms of one core.
 
 This is flat determinized Monte Carlo (perfect-information Monte Carlo sampling); OpenSpiel's
 IS-MCTS grows a tree over the information sets instead, which pays off only with far more
@@ -25,15 +27,16 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from domain.kernel.errors import RulesError
-from domain.kernel.game import Bot, Command, Game, Seat
+from domain.kernel.game import AnyGame, Bot, Command, Seat
 from domain.kernel.rng import Rng
 
-Sample = Callable[[Any, Rng], Any]  # (a seat's view, rng) -> a full state that view could come from
+# (a seat's view, rng, the match's options) -> a full state that view could come from, under those options
+Sample = Callable[[Any, Rng, Mapping[str, Any]], Any]
 Worth = Callable[[Any, Seat], float]  # (state, seat) -> what that state is worth to the seat
 
 
@@ -45,15 +48,20 @@ def margin(scores: Sequence[float], seat: Seat) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Search:
-    game: Game
+    game: AnyGame
     sample: Sample
     worth: Worth
     seats: Callable[[Any], int]  # a state's number of seats
-    policy: Callable[[], Bot]  # the fast bot every seat plays in the playouts
+    policy: Callable[[], Bot[Any]]  # the fast bot every seat plays in the playouts
+    # the match's options (all filled in): the determinizations are played by the match's own rules
+    options: Mapping[str, Any]
     budget: int = 400  # simulated commands per move, over all playouts
     horizon: int = 40  # commands per playout at most, the bot's own move first
     width: int = 6  # moves searched; with more legal moves, those the first estimate ranks best
     caution: float = 1.0  # standard errors by which a move must beat the policy's own to replace it
+    # the bot whose move is searched first and kept unless another beats it (a stronger, slower bot
+    # than the playouts afford); the policy when None
+    lead: Callable[[], Bot[Any]] | None = None
 
     def choose(self, view: Any, legal: Sequence[Command], rng: Rng) -> Command:
         if len(legal) == 1:
@@ -61,12 +69,12 @@ class Search:
         seat: Seat = view.seat
         seed = str(rng.below(2**62))  # every stream of this decision comes from the bot's own
         policy = self.policy()
-        favourite = policy.choose(view, legal, Rng(seed, 0, "policy"))
+        favourite = (self.lead or self.policy)().choose(view, legal, Rng(seed, 0, "policy"))
         candidates, spent = self._shortlist(view, legal, seat, seed, favourite)
         values: list[list[float]] = [[] for _ in candidates]  # per candidate, per deal
         deal = 0
         while spent < self.budget:
-            state = self.sample(view, Rng(seed, deal, "sample"))
+            state = self.sample(view, Rng(seed, deal, "sample"), self.options)
             for index, move in enumerate(candidates):
                 value, steps = self._playout(state, seat, move, Rng(seed, deal, "playout"), policy)
                 values[index].append(value)
@@ -83,7 +91,7 @@ class Search:
         if len(others) >= self.width:
             if len(others) > self.budget // 4:  # a long list (trades, say): a random part of it, within the budget
                 others = Rng(seed, 0, "shortlist").shuffle(others)[: self.budget // 4]
-            state = self.sample(view, Rng(seed, 0, "sample"))
+            state = self.sample(view, Rng(seed, 0, "sample"), self.options)
             scored = []
             for index, move in enumerate(others):
                 after = self._apply(state, move, seat, Rng(seed, 0, "playout"))
@@ -102,7 +110,7 @@ class Search:
             state = self.game.evolve(state, event)
         return state
 
-    def _playout(self, state: Any, seat: Seat, move: Command, rng: Rng, policy: Bot) -> tuple[float, int]:
+    def _playout(self, state: Any, seat: Seat, move: Command, rng: Rng, policy: Bot[Any]) -> tuple[float, int]:
         """Play ``move`` then the policy for every seat; the seat's margin where that ends, and the
         commands it took."""
         game = self.game
@@ -110,12 +118,12 @@ class Search:
         if state is None:
             return float("-inf"), 1
         steps = 1
-        seats = range(self.seats(state))
+        seats = list(range(self.seats(state)))
         while steps < self.horizon and game.result(state) is None:
-            actors = [(s, moves) for s in seats if (moves := game.legal(state, s))]
-            if not actors:
+            # a seat that may act, each alike: the first in a random order (fewer legal lists than all seats')
+            actor, moves = next(((s, moves) for s in rng.shuffle(seats) if (moves := game.legal(state, s))), (-1, []))
+            if not moves:
                 break
-            actor, moves = rng.choice(actors)
             choice = policy.choose(game.view(state, actor), moves, rng)
             after = self._apply(state, choice, actor, rng)
             steps += 1

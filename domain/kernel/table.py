@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.kernel.game import Bot, Command, Event, Game, Seat, Setup
+from domain.kernel.game import AnyGame, Bot, C, Command, E, Event, Game, S, Seat, Setup
 from domain.kernel.rng import Rng
 
 
@@ -17,7 +17,7 @@ class StuckError(Exception):
     """A running match in which no seat has a legal command: always a bug in a game."""
 
 
-def fold(game: Game, setup: Setup, events: Iterable[Event]) -> Any:
+def fold(game: Game[S, C, E], setup: Setup, events: Iterable[E]) -> S:
     state = game.initial(setup)
     for event in events:
         state = game.evolve(state, event)
@@ -27,7 +27,7 @@ def fold(game: Game, setup: Setup, events: Iterable[Event]) -> Any:
 class Table:
     """One match in memory: its setup, seed, events so far and the state they fold to."""
 
-    def __init__(self, game: Game, setup: Setup, seed: str) -> None:
+    def __init__(self, game: AnyGame, setup: Setup, seed: str) -> None:
         self.game = game
         self.setup = setup
         self.seed = seed
@@ -58,23 +58,27 @@ class Table:
         """The seats that may act now, in seat order."""
         return [seat for seat in range(self.setup.seats) if self.game.legal(self.state, seat)]
 
+    def next_actor(self) -> Seat:
+        """Who acts next: at random (the position's "table" stream) among the seats that may."""
+        actors = self.actors()
+        if not actors:
+            raise StuckError(f"{self.game.id}: no seat can act at version {self.version}")
+        return self.rng("table").choice(actors)
+
     @property
     def finished(self) -> bool:
         return self.game.result(self.state) is not None
 
 
-def bot_turn(table: Table, bots: Sequence[Bot]) -> tuple[Seat, Command]:
-    """Pick who acts next (at random among the seats that may) and what that seat's bot sends."""
-    actors = table.actors()
-    if not actors:
-        raise StuckError(f"{table.game.id}: no seat can act at version {table.version}")
-    seat = table.rng("table").choice(actors)
+def bot_turn(table: Table, bots: Sequence[Bot[Any]]) -> tuple[Seat, Command]:
+    """Pick who acts next (``Table.next_actor``) and what that seat's bot sends."""
+    seat = table.next_actor()
     legal = table.game.legal(table.state, seat)
     view = table.game.view(table.state, seat)
     return seat, bots[seat].choose(view, legal, table.rng(f"bot:{seat}"))
 
 
-def play(game: Game, setup: Setup, seed: str, bots: Sequence[Bot], max_commands: int = 100_000) -> Table:
+def play(game: AnyGame, setup: Setup, seed: str, bots: Sequence[Bot[Any]], max_commands: int = 100_000) -> Table:
     """Play one match with the given bots (one per seat) to its end."""
     table = Table(game, setup, seed)
     for _ in range(max_commands):

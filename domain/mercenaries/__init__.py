@@ -9,10 +9,10 @@ from domain.mercenaries.events import MercenariesEvent
 from domain.mercenaries.rules import begin, decide, legal
 from domain.mercenaries.scoring import result
 from domain.mercenaries.search import search_bot
-from domain.mercenaries.state import evolve, initial
+from domain.mercenaries.state import State, evolve, initial
 from domain.mercenaries.views import MercenariesView, event_view, hidden, view
 
-GAME = Game(
+GAME: Game[State, MercenariesCommand, MercenariesEvent] = Game(
     id="mercenaries",
     name="Tavernkeepers and Mercenaries",
     rulebook="tavernkeepers-and-mercenaries.txt",
@@ -40,5 +40,6 @@ GAME = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
-    bots={"greedy": GreedyBot, "careful": CarefulBot, "search": lambda: search_bot(GAME)},
+    bots={"greedy": lambda options: GreedyBot(), "careful": lambda options: CarefulBot(),
+          "search": lambda options: search_bot(GAME, options)},
 )

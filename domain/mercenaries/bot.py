@@ -98,7 +98,8 @@ class GreedyBot:
         me = view.sides[view.seat or 0]
         if isinstance(legal[0], ChooseDiscard | DismissMercenary):
             # the cheapest to lose: the weakest, and among those the one with the highest wage
-            return min(legal, key=lambda c: (rank_of(c.card).sword, -rank_of(c.card).wage))
+            losses = [c for c in legal if isinstance(c, ChooseDiscard | DismissMercenary)]
+            return min(losses, key=lambda c: (rank_of(c.card).sword, -rank_of(c.card).wage))
         if view.phase == "morning":
             return morning(view, me, legal, self)
         return afternoon(view, me, legal, self)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
 
-from domain.kernel import Command, Event, Rng, RulesError, require
+from domain.kernel import Rng, RulesError, require
 from domain.mercenaries import events as ev
 from domain.mercenaries.combat import direct_damage, fight, fighting_value, kind_of, lowest, roll
 from domain.mercenaries.commands import (
@@ -18,10 +18,12 @@ from domain.mercenaries.commands import (
     DismissMercenary,
     EndPhase,
     GoAllIn,
+    MercenariesCommand,
     SellMercenary,
     SetPosition,
 )
 from domain.mercenaries.content import LEADERS, SETTINGS, rank_of
+from domain.mercenaries.events import MercenariesEvent
 from domain.mercenaries.state import (
     AFTERNOON,
     MORNING,
@@ -38,7 +40,7 @@ from domain.mercenaries.state import (
 from domain.mercenaries.turns import begin_night, check_fallen, draw, other, settle_wages, start_match
 
 
-def begin(state: State, rng: Rng) -> list[Event]:
+def begin(state: State, rng: Rng) -> list[MercenariesEvent]:
     step = Step(state)
     start_match(step, rng)
     return step.events
@@ -48,7 +50,8 @@ def begin(state: State, rng: Rng) -> list[Event]:
 
 
 def require_phase(state: State, phase: str) -> None:
-    require(state.phase == phase, "wrong_phase", f"that is done in the {phase}, and it is the {state.phase}")
+    require(state.phase == phase, "wrong_phase", "that is done in the {phase}, and it is the {now}", phase=phase,
+            now=state.phase)
 
 
 def sacrifices_needed(state: State, rank: str) -> int:
@@ -65,12 +68,13 @@ def check_contract(state: State, seat: int, c: Contract) -> None:
     require_phase(state, MORNING)
     require(not state.contracted, "already_contracted", "one Contract per turn")
     player = state.players[seat]
-    require(c.card in player.hand, "card_not_in_hand", f"{c.card} is not in your hand")
-    require(c.position in POSITIONS, "bad_position", f"a position is one of {', '.join(POSITIONS)}")
+    require(c.card in player.hand, "card_not_in_hand", "{card} is not in your hand", card=c.card)
+    require(c.position in POSITIONS, "bad_position", "a position is one of {positions}", positions=", ".join(POSITIONS))
     rank = rank_of(c.card).rank
     needed = sacrifices_needed(state, rank)
     if needed:
-        require(len(c.sacrifices) == needed, "sacrifice_required", f"a {rank} costs {needed} sacrifice(s) now")
+        require(len(c.sacrifices) == needed, "sacrifice_required", "a {rank} costs {needed} sacrifice(s) now",
+                rank=rank, needed=needed)
     else:
         require(not c.sacrifices, "no_sacrifice_needed", "this Contract takes no sacrifice")
     on_field = field_cards(player)
@@ -81,7 +85,8 @@ def check_contract(state: State, seat: int, c: Contract) -> None:
     require(len(staying) < SETTINGS["field_size"], "field_full", "your field already holds the most mercenaries")
     leader = LEADERS.get(rank)
     same = sum(rank_of(card).rank == rank for card in staying)
-    require(leader is None or same < leader.field_limit, "leader_limit", f"your field may hold no more {rank}")
+    require(leader is None or same < leader.field_limit, "leader_limit", "your field may hold no more {rank}",
+            rank=rank)
 
 
 def apply_contract(step: Step, seat: int, c: Contract, rng: Rng) -> None:
@@ -99,7 +104,7 @@ def check_sell(state: State, seat: int, c: SellMercenary) -> None:
     require(not state.sold, "already_sold", "one sale per turn")
     player = state.players[seat]
     on_field = state.sell_from_field and c.card in field_cards(player)
-    require(c.card in player.hand or on_field, "card_not_in_hand", f"{c.card} is not in your hand")
+    require(c.card in player.hand or on_field, "card_not_in_hand", "{card} is not in your hand", card=c.card)
 
 
 def apply_sell(step: Step, seat: int, c: SellMercenary, rng: Rng) -> None:
@@ -110,16 +115,17 @@ def find_merc(player: Player, card: str) -> Merc:
     for merc in player.field:
         if merc.card == card:
             return merc
-    raise RulesError("not_in_field", f"{card} is not one of your mercenaries")
+    raise RulesError("not_in_field", "{card} is not one of your mercenaries", card=card)
 
 
 def check_position(state: State, seat: int, c: SetPosition) -> None:
     require_phase(state, MORNING)
     merc = find_merc(state.players[seat], c.card)
-    require(c.position in POSITIONS, "bad_position", f"a position is one of {', '.join(POSITIONS)}")
-    require(c.position != merc.position, "same_position", f"{c.card} is already in {c.position}")
+    require(c.position in POSITIONS, "bad_position", "a position is one of {positions}", positions=", ".join(POSITIONS))
+    require(c.position != merc.position, "same_position", "{card} is already in {position}", card=c.card,
+            position=c.position)
     require(state.moved.count(c.card) < SETTINGS["position_changes_per_turn"], "position_already_set",
-            f"{c.card} has taken its position this turn")
+            "{card} has taken its position this turn", card=c.card)
 
 
 def apply_position(step: Step, seat: int, c: SetPosition, rng: Rng) -> None:
@@ -177,8 +183,8 @@ def check_attack(state: State, seat: int, c: DeclareAttack) -> None:
     require(len(set(c.attackers)) == len(c.attackers), "duplicate_attacker", "each mercenary attacks once")
     for card in c.attackers:
         merc = find_merc(state.players[seat], card)
-        require(merc.position == ATTACK, "defence_position", f"{card} is in defence position")
-        require(not summoning_sick(state, merc), "summoning_sick", f"{card} was contracted this turn")
+        require(merc.position == ATTACK, "defence_position", "{card} is in defence position", card=card)
+        require(not summoning_sick(state, merc), "summoning_sick", "{card} was contracted this turn", card=card)
 
 
 def apply_attack(step: Step, seat: int, c: DeclareAttack, rng: Rng) -> None:
@@ -222,7 +228,7 @@ def apply_attack(step: Step, seat: int, c: DeclareAttack, rng: Rng) -> None:
 def check_discard(state: State, seat: int, c: ChooseDiscard) -> None:
     require(state.discard_seat >= 0, "no_discard_pending", "no discard to choose")
     require(seat == state.discard_seat, "not_your_choice", "the losing side's controller chooses")
-    require(c.card in state.discard_from, "not_a_candidate", f"{c.card} is not among the tied lowest")
+    require(c.card in state.discard_from, "not_a_candidate", "{card} is not among the tied lowest", card=c.card)
 
 
 def apply_discard(step: Step, seat: int, c: ChooseDiscard, rng: Rng) -> None:
@@ -257,23 +263,23 @@ RULES: dict[type, tuple[Callable[[State, int, Any], None], Callable[[Step, int, 
 }
 
 
-def check(state: State, command: Command, seat: int) -> None:
+def check(state: State, command: MercenariesCommand, seat: int) -> None:
     """Every rule a command must pass: the match runs, it is this seat's move, then the command's own rule."""
     require(state.phase != OVER, "match_over", "the match is over")
     if not isinstance(command, ChooseDiscard):
         require(state.discard_seat < 0, "awaiting_discard", "the losing side first chooses its discard")
-        require(seat == state.active, "not_your_turn", f"it is seat {state.active}'s turn")
+        require(seat == state.active, "not_your_turn", "it is seat {seat}'s turn", seat=state.active)
     RULES[type(command)][0](state, seat, command)
 
 
-def decide(state: State, command: Command, seat: int, rng: Rng) -> list[Event]:
+def decide(state: State, command: MercenariesCommand, seat: int, rng: Rng) -> list[MercenariesEvent]:
     check(state, command, seat)
     step = Step(state)
     RULES[type(command)][1](step, seat, command, rng)
     return step.events
 
 
-def morning_candidates(state: State, seat: int) -> Iterator[Command]:
+def morning_candidates(state: State, seat: int) -> Iterator[MercenariesCommand]:
     player = state.players[seat]
     on_field = field_cards(player)
     for card in player.hand:
@@ -290,7 +296,7 @@ def morning_candidates(state: State, seat: int) -> Iterator[Command]:
     yield EndPhase()
 
 
-def afternoon_candidates(state: State, seat: int) -> Iterator[Command]:
+def afternoon_candidates(state: State, seat: int) -> Iterator[MercenariesCommand]:
     ready = [m.card for m in state.players[seat].field if may_attack(state, m)]
     for size in range(1, len(ready) + 1):
         for group in combinations(ready, size):
@@ -298,7 +304,7 @@ def afternoon_candidates(state: State, seat: int) -> Iterator[Command]:
     yield EndPhase()
 
 
-def night_candidates(state: State, seat: int) -> Iterator[Command]:
+def night_candidates(state: State, seat: int) -> Iterator[MercenariesCommand]:
     for card in field_cards(state.players[seat]):
         yield DismissMercenary(card=card)
 
@@ -306,7 +312,7 @@ def night_candidates(state: State, seat: int) -> Iterator[Command]:
 CANDIDATES = {MORNING: morning_candidates, AFTERNOON: afternoon_candidates, NIGHT: night_candidates}
 
 
-def allowed(state: State, command: Command, seat: int) -> bool:
+def allowed(state: State, command: MercenariesCommand, seat: int) -> bool:
     try:
         check(state, command, seat)
     except RulesError:
@@ -314,7 +320,7 @@ def allowed(state: State, command: Command, seat: int) -> bool:
     return True
 
 
-def legal(state: State, seat: int) -> list[Command]:
+def legal(state: State, seat: int) -> list[MercenariesCommand]:
     if state.phase in (SETUP, OVER):
         return []  # nothing dealt yet (a seat-entropy match before its opening), or the match is over
     if state.discard_seat >= 0:

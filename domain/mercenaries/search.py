@@ -1,14 +1,19 @@
 """The search bot of Tavernkeepers and Mercenaries: determinized Monte Carlo (domain/kernel/search.py)
 over the cards a seat cannot see (its own deck's order, the rival's hand and deck), sampled from its
-view, with the greedy bot playing on."""
+view under the match's options, with the careful bot playing on."""
 
 from __future__ import annotations
 
-from domain.kernel import Game, Rng, Seat
+from collections.abc import Mapping
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.kernel import Game, Rng, Seat, Setup
 from domain.kernel.search import Search, margin
-from domain.mercenaries.bot import GreedyBot
+from domain.mercenaries.bot import CarefulBot
 from domain.mercenaries.content import deck_of, rank_of
-from domain.mercenaries.state import Merc, Player, State
+from domain.mercenaries.state import Merc, Player, State, initial
 from domain.mercenaries.views import MercenariesView, SideView
 
 MATCH_WON = 1000  # a won match outweighs any margin of HP and field
@@ -34,12 +39,13 @@ def _player(seen: MercenariesView, side: SideView, rng: Rng) -> Player:
                   trash=side.trash, all_in_used=side.all_in_used)
 
 
-def sample(seen: MercenariesView, rng: Rng) -> State:
-    """A state this view could come from. The options a view does not show are at their defaults,
-    and the active seat's Gold at dawn is taken as its Gold now."""
+def sample(seen: MercenariesView, rng: Rng, options: Mapping[str, Any]) -> State:
+    """A state this view could come from, ruled by the match's options; the active seat's Gold at
+    dawn is taken as its Gold now."""
     players = tuple(_player(seen, side, rng) for side in seen.sides)
-    return State(
-        best_of=seen.best_of, players=players, treasury=seen.treasury, number=seen.game, wins=seen.wins,
+    return replace(
+        initial(Setup(len(players), dict(options))), best_of=seen.best_of, players=players, treasury=seen.treasury,
+        number=seen.game, wins=seen.wins,
         active=seen.active, turn=seen.turn, phase=seen.phase, contracted=seen.contracted,
         dawn_gold=players[seen.active].gold, sold=seen.sold, all_in_turn=seen.all_in_turn, moved=seen.moved,
         discard_seat=seen.waiting_for if seen.discard_candidates else -1, discard_from=seen.discard_candidates,
@@ -60,6 +66,9 @@ def _worth(state: State, seat: Seat) -> float:
     return margin(scores(state), seat)
 
 
-def search_bot(game: Game) -> Search:
-    return Search(game, sample, _worth, seats=lambda state: len(state.players), policy=GreedyBot,
-                  budget=200, horizon=20, width=4)
+def search_bot(game: Game, options: Mapping[str, Any]) -> Search:
+    # the careful bot's move first and in the playouts, replaced only when the playouts find another
+    # better by two standard errors: the dice swing a playout by more than a move's budget averages
+    # out, and a looser test plays worse than the careful bot (seeds/mercenaries/RULINGS.md)
+    return Search(game, sample, _worth, seats=lambda state: len(state.players), policy=CarefulBot,
+                  options=options, budget=100, horizon=12, width=4, caution=2.0)

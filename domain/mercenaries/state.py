@@ -11,6 +11,7 @@ from msgspec.structs import replace
 from domain.kernel import Event, Setup
 from domain.mercenaries import events as ev
 from domain.mercenaries.content import SETTINGS
+from domain.mercenaries.events import MercenariesEvent
 
 SETUP, MORNING, AFTERNOON, NIGHT, OVER = "setup", "morning", "afternoon", "night", "over"
 
@@ -252,9 +253,9 @@ class Step:
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.events: list[Event] = []
+        self.events: list[MercenariesEvent] = []
 
-    def add(self, event: Event) -> State:
+    def add(self, event: MercenariesEvent) -> State:
         self.state = evolve(self.state, event)
         self.events.append(event)
         return self.state

@@ -11,10 +11,10 @@ from domain.tavern_masters.planner import PlannerBot
 from domain.tavern_masters.rules import begin, decide, legal
 from domain.tavern_masters.scoring import result
 from domain.tavern_masters.search import search_bot
-from domain.tavern_masters.state import CHALLENGE_ROUNDS, evolve, initial
+from domain.tavern_masters.state import CHALLENGE_ROUNDS, State, evolve, initial
 from domain.tavern_masters.views import TMView, event_view, hidden, view
 
-GAME = Game(
+GAME: Game[State, TMCommand, TMEvent] = Game(
     id="tavern-masters",
     name="Tavern Masters",
     rulebook="tavern-masters-rules-2018.txt (with tavern-masters-booklet.txt)",
@@ -66,7 +66,8 @@ GAME = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
-    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME), "planner": PlannerBot},
+    bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options),
+          "planner": lambda options: PlannerBot()},
     rules_version=2,  # 2: open trading, offers written in steps (seeds/tavern-masters/RULINGS.md 22)
     upcasters={(1, "Offer"): offer_from_rules_1},
 )

@@ -34,7 +34,7 @@ class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     goods_type: str = ""  # Drink | Food | Game
     npc_type: str = ""  # Soldier, Thug, Mage, Wench, Entertainer, Sailor, Craftsman, Hunter
     counts_as: tuple[str, ...] = ()
-    free_with: str = ""  # a Staff's free-hire condition: a name or type in your Tavern
+    free_with: str = ""  # a Staff's or Goods' "free with" condition: a name or type in your Tavern
     wants: str = ""  # a Patron's Want
     likes: tuple[str, ...] = ()  # a Patron's Likes
     noble: bool = False

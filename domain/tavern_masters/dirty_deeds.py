@@ -8,10 +8,10 @@ cancel it with a cancelling card (which needs no Agent).
 
 from __future__ import annotations
 
-from domain.kernel import Command, Rng, require
+from domain.kernel import Rng, require
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.builder import Builder, turn_order
-from domain.tavern_masters.commands import AnswerDeed, Done, PlayDeed
+from domain.tavern_masters.commands import AnswerDeed, Done, PlayDeed, TMCommand
 from domain.tavern_masters.content import Effect, card
 from domain.tavern_masters.effects import is_cancel, resolve, targets
 from domain.tavern_masters.phases import count_till
@@ -85,7 +85,7 @@ def decide_done(state: State, seat: int) -> list:
     return [ev.SeatDone(seat=seat)]
 
 
-def legal_deeds(state: State, seat: int) -> list[Command]:
+def legal_deeds(state: State, seat: int) -> list[TMCommand]:
     pending = state.pending
     if pending is not None:
         if pending.target != seat:
@@ -95,7 +95,7 @@ def legal_deeds(state: State, seat: int) -> list[Command]:
     if state.turn != seat:
         return []
     player = state.players[seat]
-    out: list[Command] = []
+    out: list[TMCommand] = []
     for c in (*player.hand, *player.tavern):
         effect = usable_deed(state, seat, c)
         if effect is not None:

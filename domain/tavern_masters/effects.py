@@ -63,9 +63,10 @@ def allows_nobles(tavern: tuple[str, ...]) -> bool:
 
 
 def hires_free(card_id: str, tavern: tuple[str, ...]) -> bool:
-    """A Staff's hire condition: its named card or type is in the Tavern (e.g. any Cheese)."""
+    """A Tavern card's "free with" condition: its named card or type is in the Tavern (a Staff's,
+    e.g. any Cheese; Goods too: Smuggled Rum comes free with any Sailor, RULINGS.md 13)."""
     defn = card(card_id)
-    return defn.kind == "staff" and bool(defn.free_with) and any_matches(tavern, defn.free_with)
+    return is_tavern_card(card_id) and bool(defn.free_with) and any_matches(tavern, defn.free_with)
 
 
 def wants_met(card_id: str, tavern: tuple[str, ...]) -> bool:

@@ -6,10 +6,10 @@ ends when all are Done and no trade offer is open.
 
 from __future__ import annotations
 
-from domain.kernel import Command, Rng, require
+from domain.kernel import Rng, require
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.builder import Builder
-from domain.tavern_masters.commands import DiscardCard, PlayCard, PlayPatron
+from domain.tavern_masters.commands import DiscardCard, PlayCard, PlayPatron, TMCommand
 from domain.tavern_masters.content import card
 from domain.tavern_masters.effects import allows_nobles, hires_free, is_tavern_card, stays, wants_met
 from domain.tavern_masters.scoring import end_of_round, incomes
@@ -38,7 +38,7 @@ def play_price(state: State, seat: int, card_id: str, free: bool) -> int:
         require(hires_free(card_id, player.tavern), "hire_condition_not_met", "nothing in your Tavern hires it free")
         return 0
     cost = card(card_id).cost
-    require(player.gold >= cost, "cannot_afford", f"it costs {cost} Gold")
+    require(player.gold >= cost, "cannot_afford", "it costs {cost} Gold", cost=cost)
     return cost
 
 
@@ -47,9 +47,9 @@ def decide_play(state: State, command: PlayCard, seat: int) -> list:
     return [ev.CardPlayed(seat=seat, card=command.card, paid=paid)]
 
 
-def legal_day(state: State, seat: int) -> list[Command]:
+def legal_day(state: State, seat: int) -> list[TMCommand]:
     player = state.players[seat]
-    out: list[Command] = []
+    out: list[TMCommand] = []
     for c in player.hand:
         if not is_tavern_card(c):
             continue
@@ -70,12 +70,13 @@ def decide_patron(state: State, command: PlayPatron, seat: int) -> list:
     require(command.card in player.hand, "card_not_in_hand", "that card is not in your hand")
     defn = card(command.card)
     require(defn.kind == "patron", "not_a_patron", "only Patrons are played at night")
-    require(any_matches(player.tavern, defn.wants), "wants_not_in_tavern", f"your Tavern has no {defn.wants}")
+    require(any_matches(player.tavern, defn.wants), "wants_not_in_tavern", "your Tavern has no {wants}",
+            wants=defn.wants)
     require(not defn.noble or allows_nobles(player.tavern), "noble_not_allowed", "nothing in your Tavern allows Nobles")
     return [ev.CardPlayed(seat=seat, card=command.card, paid=0)]
 
 
-def legal_night(state: State, seat: int) -> list[Command]:
+def legal_night(state: State, seat: int) -> list[TMCommand]:
     player = state.players[seat]
     return [PlayPatron(card=c) for c in player.hand if card(c).kind == "patron" and wants_met(c, player.tavern)]
 
@@ -126,7 +127,7 @@ def decide_discard(state: State, command: DiscardCard, seat: int) -> list:
     return [ev.CardMoved(card=command.card, owner=seat, src="hand", dest_owner=seat, dest="discard")]
 
 
-def legal_till(state: State, seat: int) -> list[Command]:
+def legal_till(state: State, seat: int) -> list[TMCommand]:
     hand = state.players[seat].hand
     return [DiscardCard(card=c) for c in hand] if len(hand) > hand_limit(state) else []
 

@@ -160,7 +160,8 @@ def _best_set(tavern: tuple[str, ...], hand: tuple[str, ...], tills: int, purse:
         return sum(incomes(more, _waiting(hand, more), tills, decks)) - base - _price(chosen, tavern)
 
     cards = sorted((c for c in hand if is_tavern_card(c)), key=lambda c: (-gain((c,)), c))[:WIDEST]
-    best, plan = 0.0, ()
+    best = 0.0
+    plan: tuple[str, ...] = ()
     for size in range(1, len(cards) + 1):
         for chosen in combinations(sorted(cards), size):
             if _price(chosen, tavern) <= purse and (value := gain(chosen)) > best + 1e-9:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from domain.kernel import Command, Rng, RulesError, require
 from domain.tavern_masters import dirty_deeds, phases, setup, trading
@@ -23,6 +24,7 @@ from domain.tavern_masters.commands import (
     PlayDeed,
     PlayPatron,
     SetOfferGold,
+    TMCommand,
     WithdrawOffer,
 )
 from domain.tavern_masters.content import is_card
@@ -69,7 +71,8 @@ def _done(state: State, seat: int) -> list:
     return phases.decide_done(state, seat)
 
 
-SIMPLE: dict[type, Callable[[State, Command, int], list]] = {
+# each handler takes a command of its key's type (which a dict cannot tie to its value: Any)
+SIMPLE: dict[type, Callable[[State, Any, int], list]] = {
     PickCard: setup.decide_pick,
     Mulligan: setup.decide_mulligan,
     KeepHand: setup.decide_mulligan,
@@ -94,7 +97,7 @@ def decide(state: State, command: Command, seat: int, rng: Rng) -> list:
     require(0 <= seat < state.seats, "no_such_seat", "no such seat")
     for name in CARD_FIELDS.intersection(command.__struct_fields__):
         value = getattr(command, name)
-        require(value == "" or is_card(value), "no_such_card", f"there is no card {value!r}")
+        require(value == "" or is_card(value), "no_such_card", "there is no card {card!r}", card=value)
     b = Builder(state)
     if isinstance(command, PlayDeed):
         dirty_deeds.decide_deed(b, command, seat, rng)
@@ -103,12 +106,12 @@ def decide(state: State, command: Command, seat: int, rng: Rng) -> list:
     elif type(command) in SIMPLE:
         b.emit(*SIMPLE[type(command)](state, command, seat))
     else:
-        raise RulesError("unknown_command", f"no such command {type(command).__name__}")
+        raise RulesError("unknown_command", "no such command {command}", command=type(command).__name__)
     settle(b, rng)
     return b.events
 
 
-def legal(state: State, seat: int) -> list[Command]:
+def legal(state: State, seat: int) -> list[TMCommand]:
     if state.winners is not None:
         return []
     phase = state.phase

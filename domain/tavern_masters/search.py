@@ -1,8 +1,12 @@
 """The search bot of Tavern Masters: determinized Monte Carlo (domain/kernel/search.py) over what a
 seat cannot see (the other hands and draft packets, the decks, the discards under their tops),
-sampled from its view, with the greedy bot playing on."""
+sampled from its view under the match's options, the planner bot's move searched first and the
+greedy bot playing on."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -12,23 +16,14 @@ from domain.tavern_masters.bot import PATRONS_A_NIGHT, GreedyBot, coverage
 from domain.tavern_masters.content import deck_cards
 from domain.tavern_masters.effects import till_income
 from domain.tavern_masters.events import Offer
+from domain.tavern_masters.planner import PlannerBot
 from domain.tavern_masters.scoring import GOAL
 from domain.tavern_masters.setup import DRAFT_PACKET
-from domain.tavern_masters.state import CHALLENGE_ROUNDS, Player, State, initial
+from domain.tavern_masters.state import Player, State, initial
 from domain.tavern_masters.views import TMView
 
 WON = 100  # a won match outweighs any Gold
 ROUNDS_AHEAD = 2  # competitive: the Nights a Tavern is counted for (20 Gold comes within a few rounds)
-
-
-def _options(seen: TMView) -> dict:
-    competitive = seen.mode == "competitive"
-    options = {"mode": seen.mode, "dirty_deeds": seen.dirty_deeds, "card_list": seen.card_list}
-    if competitive:
-        options["round_cap"] = seen.rounds
-    elif seen.challenge in CHALLENGE_ROUNDS:
-        options["challenge"] = seen.challenge
-    return options
 
 
 def _trades(seen: TMView) -> tuple[Offer, ...]:
@@ -52,7 +47,7 @@ def _filled(offer: Offer, fill: dict[int, list[str]]) -> Offer:
     return replace(offer, give_hand=tuple(give), take_hand=tuple(take))
 
 
-def sample(seen: TMView, rng: Rng) -> State:
+def sample(seen: TMView, rng: Rng, options: Mapping[str, Any]) -> State:
     """A state this view could come from: the cards it does not show dealt at random, each deck's
     into that deck, its discard pile (under the face-up top) and the other seats' hands and packets.
 
@@ -63,9 +58,9 @@ def sample(seen: TMView, rng: Rng) -> State:
     to or from this seat has left the hand it was shown in (the offer can no longer be accepted) and
     stays "", a card in no seat's zone, which keeps that offer failing as it does.
     The draft step is read off the viewer's own packet; a mulligan already chosen is taken as kept;
-    the cards seen in a Tavern this round as those in it now."""
+    the cards seen in a Tavern this round as those in it now. The match's options rule it."""
     seats, own = len(seen.players), seen.seat
-    base = initial(Setup(seats, _options(seen)))
+    base = initial(Setup(seats, dict(options)))
     draft = seen.phase == "draft"
     step = DRAFT_PACKET - len(seen.packet) - (own not in seen.to_act) if draft and seats > 1 else 0
     held = {s: [c for c, owner in seen.shown if owner == s] for s in range(seats)}
@@ -106,7 +101,7 @@ def sample(seen: TMView, rng: Rng) -> State:
     return replace(
         base, players=tuple(players), decks=decks, discards=discards, removed=seen.removed, phase=seen.phase,
         round=seen.round, server=seen.server, draft_step=step, drafts=drafts, offers=offers,
-        shown=tuple((c, own) for c, _ in seen.shown),
+        shown=tuple((c, own, owner) for c, owner in seen.shown),
         opened=seen.opened,
         next_offer=max((o.id + 1 for o in _trades(seen)), default=0), turn=seen.turn, used=seen.used,
         pending=seen.pending, tie_rounds=seen.tie_rounds, last_income=seen.last_income, winners=seen.winners,
@@ -136,8 +131,11 @@ def _worth(state: State, seat: Seat) -> float:
     return won + margin(golds, seat)
 
 
-def search_bot(game: Game) -> Search:
-    return Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot,
-                  budget=120, horizon=10, width=3)
+def search_bot(game: Game, options: Mapping[str, Any]) -> Search:
+    # the planner's move first, kept unless the playouts find another better by two standard errors:
+    # greedy playouts of a few commands are myopic here (a purchase pays at the Tills after them), so
+    # a move is replaced only on clear evidence (seeds/tavern-masters/RULINGS.md 45)
+    return Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot, lead=PlannerBot,
+                  options=options, budget=60, horizon=10, width=3, caution=2.0)
 
 

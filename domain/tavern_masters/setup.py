@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from domain.kernel import Command, Rng, require
+from domain.kernel import Rng, require
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.builder import Builder, turn_order
-from domain.tavern_masters.commands import KeepHand, Mulligan, PickCard
+from domain.tavern_masters.commands import KeepHand, Mulligan, PickCard, TMCommand
 from domain.tavern_masters.content import card, deck_cards
 from domain.tavern_masters.phases import start_round
 from domain.tavern_masters.state import State
@@ -58,7 +58,7 @@ def decide_mulligan(state: State, command: Mulligan | KeepHand, seat: int) -> li
     return [ev.MulliganChosen(seat=seat, take=isinstance(command, Mulligan))]
 
 
-def legal_setup(state: State, seat: int) -> list[Command]:
+def legal_setup(state: State, seat: int) -> list[TMCommand]:
     player = state.players[seat]
     if state.phase == "draft" and not player.picked:
         return [PickCard(card=c) for c in player.packet]

@@ -46,7 +46,9 @@ class State(msgspec.Struct, frozen=True):
     offers: tuple[ev.Offer, ...] = ()  # offers sent, waiting for the answer
     next_offer: int = 0
     opened: tuple[tuple[int, int], ...] = ()  # (by, to): the offers opened this phase, one per ordered pair
-    shown: tuple[tuple[str, int], ...] = ()  # (card, seat): a hand card shown to that seat in an offer
+    # (card, seat, owner): a hand card shown to that seat in an offer, as the owner's; kept as the seat knew
+    # it until the seat sees the card move (a move between hands out of its sight says nothing to it)
+    shown: tuple[tuple[str, int, int], ...] = ()
     turn: int = -1  # whose Dirty Deeds turn
     used: tuple[str, ...] = ()  # Patrons whose Dirty Deed ability was used this round, whoever owns them now
     pending: ev.DeedDeclared | None = None
@@ -94,13 +96,26 @@ def _put(player: Player, zone: str, card_id: str) -> Player:
 
 
 SEAT_ZONES = ("hand", "packet", "tavern")
+HIDDEN_ZONES = ("hand", "packet")
+
+
+def private_move(src: str, dest: str) -> bool:
+    """Hand to hand (a steal, a trade) or within a seat's own hidden zones: named to the receiver alone."""
+    return src in HIDDEN_ZONES and dest in HIDDEN_ZONES
 
 
 def move(state: State, card_id: str, owner: int, src: str, dest_owner: int, dest: str) -> State:
     """One card from one zone to another: a seat's hand, packet or Tavern, its deck's discard, the box.
-    A card leaving a hand is no longer known to the seats it was shown to."""
+    A card leaving a hand is forgotten by the seats it was shown to that see it move: all of them when
+    it goes face up, only the receiver when it goes to another hand unseen (private_move); the seat
+    it left knows where it went."""
     if src == "hand" and state.shown:
-        state = replace(state, shown=tuple(s for s in state.shown if s[0] != card_id))
+        unseen = private_move(src, dest)
+        kept = tuple(s for s in state.shown if s[0] != card_id or (unseen and s[1] != dest_owner))
+        state = replace(state, shown=kept)
+    if src == dest == "hand" and owner != dest_owner and (card_id, owner, dest_owner) not in state.shown:
+        # the giver (or the one stolen from) knows where its card went, as if shown it there
+        state = replace(state, shown=(*state.shown, (card_id, owner, dest_owner)))
     if src in SEAT_ZONES:
         state = set_player(state, owner, _take(state.players[owner], src, card_id))
     if dest in SEAT_ZONES:
@@ -173,9 +188,9 @@ def _card_added(state: State, e: ev.OfferCardAdded) -> State:
 def _show(state: State, card_id: str, owner: int, seats: tuple[int, int]) -> State:
     """A hand card put in an offer is shown to the other seat of the trade."""
     other = seats[1] if owner == seats[0] else seats[0]
-    if (card_id, other) in state.shown:
+    if (card_id, other, owner) in state.shown:
         return state
-    return replace(state, shown=(*state.shown, (card_id, other)))
+    return replace(state, shown=(*state.shown, (card_id, other, owner)))
 
 
 def _offer(state: State, e: ev.Offer) -> State:

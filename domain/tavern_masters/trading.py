@@ -9,15 +9,19 @@ or declines a sent offer. Each seat opens at most one offer to each other seat a
 one is open per ordered pair at a time, and a table of random players ends its phases).
 
 A hand is hidden: a seat may ask for a card in another seat's hand only once that seat has shown
-it, by putting it in an offer between the two. In competitive play a trade moves something each
-way; in co-operative play a gift (Gold or cards one way) is a trade too, the team's Gold being what
-wins. Acceptance checks the offer again: each card must still be its seat's (a hand card played
-meanwhile goes to the receiver's Tavern) and the payer must still have the Gold.
+it, by putting it in an offer between the two; and it may go on asking for it as long as it cannot
+know the card has gone (a trade with a third seat, a steal: moves out of its sight), so that its
+choices show nothing of those moves. Such an offer may be sent, and accepted: the trade then falls
+through (a decline), which is when the seat learns it.
+In competitive play a trade moves something each way; in co-operative play a gift (Gold or cards one
+way) is a trade too, the team's Gold being what wins. Acceptance checks the offer again: each card
+must still be its seat's (a hand card played meanwhile goes to the receiver's Tavern) and the payer
+must still have the Gold.
 """
 
 from __future__ import annotations
 
-from domain.kernel import Command, require
+from domain.kernel import require
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.commands import (
     AddToOffer,
@@ -25,6 +29,7 @@ from domain.tavern_masters.commands import (
     MakeOffer,
     OpenOffer,
     SetOfferGold,
+    TMCommand,
     WithdrawOffer,
 )
 from domain.tavern_masters.effects import is_tavern_card
@@ -44,10 +49,17 @@ def _zone(state: State, seat: int, card_id: str) -> str:
     return "hand" if card_id in player.hand else "tavern" if card_id in player.tavern else ""
 
 
+def shown_to(state: State, seat: int, owner: int, card_id: str) -> bool:
+    """Whether ``seat`` was shown this card in ``owner``'s hand and has not seen it move since."""
+    return (card_id, seat, owner) in state.shown
+
+
 def knows(state: State, seat: int, owner: int, card_id: str) -> bool:
-    """May ``seat`` name ``owner``'s card? Its own, any in a Tavern, a hand card only once shown."""
+    """May ``seat`` name ``owner``'s card? Its own, any in a Tavern, a hand card once shown."""
     zone = _zone(state, owner, card_id)
-    return bool(zone) and (seat == owner or zone == "tavern" or (card_id, seat) in state.shown)
+    if seat == owner:
+        return bool(zone)
+    return zone == "tavern" or shown_to(state, seat, owner, card_id)
 
 
 def _draft(state: State, offer_id: int, seat: int) -> ev.Offer:
@@ -67,28 +79,36 @@ def _addable(state: State, draft: ev.Offer) -> list[tuple[str, int, str]]:
     for owner in (draft.by, draft.to):
         player = state.players[owner]
         # the other seat's shown cards in a fixed order: its hand's order is hidden from the writer
-        hand = player.hand if owner == draft.by else sorted(c for c in player.hand if (c, draft.by) in state.shown)
+        shown = sorted(c for c, to, o in state.shown if (to, o) == (draft.by, owner))
+        hand = player.hand if owner == draft.by else shown
         for zone, cards in (("hand", hand), ("tavern", player.tavern)):
             out += [(c, owner, zone) for c in cards if c not in named and is_tavern_card(c)]
     return out
 
 
-def still_valid(state: State, offer: ev.Offer) -> bool:
-    """Every card still its seat's, and the payer still has the Gold."""
+def still_valid(state: State, offer: ev.Offer, knower: int | None = None) -> bool:
+    """Every card still its seat's, and the payer still has the Gold. As ``knower`` (one seat of the
+    trade) can know it: a card it was shown in the other seat's hand counts as there until it has
+    seen it move."""
+
+    def there(owner: int, card_id: str) -> bool:
+        return bool(_zone(state, owner, card_id)) or (knower is not None and shown_to(state, knower, owner, card_id))
+
     payer, price = (offer.by, offer.gold) if offer.gold >= 0 else (offer.to, -offer.gold)
     return (
-        all(_zone(state, offer.by, c) for c in gives(offer))
-        and all(_zone(state, offer.to, c) for c in takes(offer))
+        all(there(offer.by, c) for c in gives(offer))
+        and all(there(offer.to, c) for c in takes(offer))
         and state.players[payer].gold >= price
     )
 
 
 def _sendable(state: State, draft: ev.Offer) -> bool:
-    """Something moves each way (competitive), or at all (co-operative: a gift); and it still holds."""
+    """Something moves each way (competitive), or at all (co-operative: a gift); and it holds as far as
+    its writer knows (the other seat checks it whole when it answers)."""
     given = bool(gives(draft)) or draft.gold > 0
     taken = bool(takes(draft)) or draft.gold < 0
     enough = given or taken if state.mode == "cooperative" else given and taken
-    return enough and still_valid(state, draft)
+    return enough and still_valid(state, draft, knower=draft.by)
 
 
 def decide_open(state: State, command: OpenOffer, seat: int) -> list:
@@ -105,7 +125,7 @@ def decide_add(state: State, command: AddToOffer, seat: int) -> list:
     owner = next((o for o in (draft.by, draft.to) if knows(state, seat, o, command.card)), -1)
     require(owner >= 0, "card_not_tradeable_here",
             "put in a card of yours, one in their Tavern, or one they have shown you")
-    zone = _zone(state, owner, command.card)
+    zone = _zone(state, owner, command.card) or "hand"  # shown in that hand, gone from it unseen
     return [ev.OfferCardAdded(offer=draft.id, by=seat, to=draft.to, card=command.card, owner=owner, zone=zone)]
 
 
@@ -144,19 +164,22 @@ def decide_answer(state: State, command: AnswerOffer, seat: int) -> list:
     assert offer is not None
     require(offer.to == seat, "not_your_offer", "that offer is not made to you")
     if command.accept:
-        require(still_valid(state, offer), "offer_no_longer_valid", "a card or the Gold is no longer there")
-    return [ev.OfferAnswered(offer=offer.id, accepted=command.accept)]
+        known = still_valid(state, offer, knower=seat)
+        require(known, "offer_no_longer_valid", "a card or the Gold is no longer there")
+    # accepting an offer whose card has left the other hand unseen: the trade falls through, a decline
+    # (RULINGS.md 26); accepting is when the seat could learn it, never before
+    return [ev.OfferAnswered(offer=offer.id, accepted=command.accept and still_valid(state, offer))]
 
 
 def writing(state: State, seat: int) -> bool:
     return any(d.by == seat for d in state.drafts)
 
 
-def legal_trading(state: State, seat: int) -> list[Command]:
-    out: list[Command] = []
+def legal_trading(state: State, seat: int) -> list[TMCommand]:
+    out: list[TMCommand] = []
     for offer in state.offers:
         if offer.to == seat:
-            if still_valid(state, offer):
+            if still_valid(state, offer, knower=seat):
                 out.append(AnswerOffer(offer=offer.id, accept=True))
             out.append(AnswerOffer(offer=offer.id, accept=False))
     if not may_trade(state, seat):

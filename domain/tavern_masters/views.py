@@ -11,7 +11,7 @@ from domain.kernel.redaction import AllowList, to_everyone
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.rules import to_act
 from domain.tavern_masters.scoring import GOAL
-from domain.tavern_masters.state import CHALLENGE_ROUNDS, State
+from domain.tavern_masters.state import CHALLENGE_ROUNDS, State, private_move
 
 
 class SeatView(msgspec.Struct, frozen=True):
@@ -46,7 +46,9 @@ class TMView(msgspec.Struct, frozen=True):
     drafts: tuple[ev.Offer, ...]  # trade offers being written (hand cards shown only to the two seats)
     offers: tuple[ev.Offer, ...]  # trade offers sent, waiting for the answer
     opened: tuple[tuple[int, int], ...]  # (by, to): the offers opened this phase, one per ordered pair
-    shown: tuple[tuple[str, int], ...]  # (card, owner): other seats' hand cards a trade has shown this seat
+    # (card, owner): other seats' hand cards a trade has shown this seat, as it was shown them: kept until
+    # this seat sees the card move (played, discarded, given to it), never dropped by a move it cannot see
+    shown: tuple[tuple[str, int], ...]
     pending: ev.DeedDeclared | None
     used: tuple[str, ...]  # Patron abilities used this round
     tie_rounds: int
@@ -107,8 +109,7 @@ def view(state: State, seat: int | None) -> TMView:
         discard_tops={k: v[-1] if v else "" for k, v in state.discards.items()}, removed=state.removed,
         drafts=tuple(_offer_seen(o, secret) for o in state.drafts),
         offers=tuple(_offer_seen(o, secret) for o in state.offers), opened=state.opened, pending=state.pending,
-        shown=tuple((c, owner) for c, to in state.shown if to == seat
-                    for owner, p in enumerate(state.players) if c in p.hand),
+        shown=tuple((c, owner) for c, to, owner in state.shown if to == seat),
         used=state.used,
         tie_rounds=state.tie_rounds, last_income=state.last_income, winners=state.winners,
     )
@@ -116,12 +117,12 @@ def view(state: State, seat: int | None) -> TMView:
 
 def hidden(state: State, seat: int | None) -> set[str]:
     """Deck contents, and the other seats' hands and draft packets, less the hand cards shown to this
-    seat in an offer (``state.shown``: until they leave that hand)."""
+    seat in an offer (``state.shown``: until this seat sees them leave that hand)."""
     out = {c for deck in state.decks.values() for c in deck}
     for other, player in enumerate(state.players):
         if other != seat:
             out.update(player.hand, player.packet)
-    out.difference_update(c for c, to in state.shown if to == seat)
+    out.difference_update(c for c, to, _ in state.shown if to == seat)
     return out
 
 
@@ -143,7 +144,7 @@ def _own_pick_only(event: Any, seat: int | None) -> Any:
 
 def _move_shown(event: Any, seat: int | None) -> Any:
     """A card moving between hidden zones is named only to the seat that receives it."""
-    if _private_move(event) and not (seat == event.dest_owner and seat is not None):
+    if private_move(event.src, event.dest) and not (seat == event.dest_owner and seat is not None):
         return replace(event, card="")
     return event
 
@@ -163,8 +164,3 @@ event_view = AllowList({
         to_everyone,
     ),
 })
-
-
-def _private_move(event: ev.CardMoved) -> bool:
-    """Hand to hand (a steal) or within a seat's own hidden zones."""
-    return event.src in ("hand", "packet") and event.dest in ("hand", "packet")

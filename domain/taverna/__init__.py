@@ -13,14 +13,15 @@ from __future__ import annotations
 from domain.kernel import Game, OptionSpec
 from domain.taverna.bot import GreedyBot
 from domain.taverna.commands import TavernaCommand
-from domain.taverna.events import TavernaEvent, passed_to_answered
+from domain.taverna.events import TavernaEvent, passed_to_answered, responders_answered_at_once
 from domain.taverna.rules import begin, decide, legal
 from domain.taverna.scoring import result
 from domain.taverna.search import search_bot
-from domain.taverna.state import evolve, initial
+from domain.taverna.spells import automatic, sealed
+from domain.taverna.state import State, evolve, initial
 from domain.taverna.views import TavernaView, event_view, hidden, view
 
-GAME = Game(
+GAME: Game[State, TavernaCommand, TavernaEvent] = Game(
     id="taverna",
     name="Taverna",
     rulebook="taverna.txt",
@@ -50,6 +51,10 @@ GAME = Game(
                    "player can only have one property deed in each tavern' as part of the setup's deed rounds, "
                    "where the rulebook prints it (by default it holds all game long, RULINGS.md 16; an owner is paid "
                    "once)"),
+        OptionSpec("auto_pass_entries", (True,), True,
+                   "rules version 4 (always on): an 'always pass' answer to an instant-spell prompt is an entry of its "
+                   "own, sent for the seat after the prompt opens (RULINGS.md 19); matches recorded earlier lack the "
+                   "option and fold as they were played"),
     ),
     command_type=TavernaCommand,
     event_type=TavernaEvent,
@@ -63,9 +68,12 @@ GAME = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
-    bots={"greedy": GreedyBot, "search": lambda: search_bot(GAME)},
+    bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options)},
+    automatic=automatic,
+    sealed=sealed,
     # 2: sealed instant-spell prompts (seeds/taverna/RULINGS.md 19); 3: favour windows in other seats'
-    # turns (ruling 22), which a match recorded earlier (its options lack ``off_turn_favours``) never opens
-    rules_version=3,
-    upcasters={(1, "Passed"): passed_to_answered},
+    # turns (ruling 22), which a match recorded earlier (its options lack ``off_turn_favours``) never opens;
+    # 4: "always pass" answers as entries of their own, never inside the prompt's opening (ruling 19)
+    rules_version=4,
+    upcasters={(1, "Passed"): passed_to_answered, (3, "Responders"): responders_answered_at_once},
 )

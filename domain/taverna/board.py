@@ -20,6 +20,9 @@ def owners(state: State, tavern: str) -> list[int]:
     return list(dict.fromkeys(seat for seat in state.taverns[tavern].deeds if seat >= 0))
 
 
+DEED_TOKENS = 5  # "the 5 property deed tokens" each player is given at setup: a player holds 5 at most
+
+
 def deeds_held(state: State, seat: int) -> int:
     return sum(tavern.deeds.count(seat) for tavern in state.taverns.values())
 

@@ -12,7 +12,7 @@ from itertools import combinations, combinations_with_replacement
 
 from domain.kernel import require
 from domain.taverna import events as ev
-from domain.taverna.board import can_host, deeds_held, defs, destinations
+from domain.taverna.board import DEED_TOKENS, can_host, deeds_held, defs, destinations
 from domain.taverna.commands import ActivateDignitary
 from domain.taverna.content import DIGNITARIES, GUILDS, PEOPLES
 from domain.taverna.spells import open_window, take_favours
@@ -49,10 +49,13 @@ def via(state: State, seat: int, dignitary: str) -> str:
 def notary_cost(state: State, seat: int, tavern: str, space: int) -> int | None:
     """The price of an unowned deed, or price + 3 for an opponent's (never their last one on the
     board); None when the space cannot be bought: yours, or you hold a deed in that tavern already
-    (unless the option ``notary_second_deed`` reads "one property deed in each tavern" as setup's)."""
+    (unless the option ``notary_second_deed`` reads "one property deed in each tavern" as setup's),
+    or all 5 of your deed tokens are on the board (RULINGS.md 16)."""
     deeds = state.taverns[tavern].deeds
     owner, price = deeds[space], defs(state)[tavern].deeds[space].price
     if owner == seat or (seat in deeds and not state.notary_second_deed):
+        return None
+    if deeds_held(state, seat) >= DEED_TOKENS:
         return None
     if owner < 0:
         return price
@@ -113,18 +116,19 @@ def legal_activations(state: State, seat: int) -> list[ActivateDignitary]:
 
 def activate(state: State, command: ActivateDignitary, seat: int) -> list:
     turn = state.turn
-    require(command.dignitary in DIGNITARIES, "no_such_dignitary", f"no dignitary {command.dignitary!r}")
+    require(command.dignitary in DIGNITARIES, "no_such_dignitary", "no dignitary {dignitary!r}",
+            dignitary=command.dignitary)
     assert turn is not None
     require(command.dignitary not in turn.dignitaries, "dignitary_used", "not the same dignitary twice a turn")
     right = via(state, seat, command.dignitary)
     require(right, "no_activation_right", "the dignitary is not in your tavern and you cannot spend two privileges")
-    require(command.tavern in state.taverns, "no_such_tavern", f"no tavern {command.tavern!r}")
+    require(command.tavern in state.taverns, "no_such_tavern", "no tavern {tavern!r}", tavern=command.tavern)
     require(command.tavern != where_is(state, command.dignitary), "same_tavern", "the dignitary must move")
     require(command.tavern in destinations(state, command.dignitary), "tavern_full", "two dignitaries already there")
     choices = dict(SKILLS[command.dignitary](state, seat, command.tavern))
     require(command in choices, "bad_target", "not a choice this dignitary offers there")
     cost = choices[command]
-    require(cost <= state.players[seat].coins, "cannot_afford", f"that costs {cost}")
+    require(cost <= state.players[seat].coins, "cannot_afford", "that costs {cost}", cost=cost)
     ctx = Ctx(state)
     if right == "privileges":
         ctx.emit(ev.Gained(seat=seat, reason="extra dignitary", privileges=-PRIVILEGES_FOR_EXTRA))

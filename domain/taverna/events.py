@@ -173,6 +173,10 @@ class Responders(Event, frozen=True):
 
     moment: str
     seats: tuple[int, ...]
+    # rules version 3 and earlier (an upcaster sets it): the seats with "always pass" on had answered
+    # as the prompt opened, so a prompt of such seats alone closed inside the active player's command
+    # and showed it; since version 4 their passes come later, as commands of their own (RULINGS.md 19)
+    auto_answered: bool = False
 
 
 class FavourWindow(Event, frozen=True):
@@ -195,6 +199,7 @@ class Answered(Event, frozen=True):
 
     seat: int
     cast: CastSpell | None = None
+    always: bool = False  # and "always pass" from now on: one entry, like any other answer
 
 
 class AutoPassSet(Event, frozen=True):
@@ -249,3 +254,8 @@ def passed_to_answered(event: dict[str, Any]) -> dict[str, Any]:
     """Rules version 1 asked one seat at a time and published its pass as ``Passed``; version 2 seals
     it as an ``Answered`` with no spell (old logs fold the same: each answer then reopened the prompt)."""
     return {"type": "Answered", "seat": event["seat"]}
+
+
+def responders_answered_at_once(event: dict[str, Any]) -> dict[str, Any]:
+    """Rules version 3 and earlier sealed the passes of "always pass" seats as a prompt opened."""
+    return {**event, "auto_answered": True}

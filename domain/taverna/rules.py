@@ -27,6 +27,7 @@ from domain.taverna.commands import (
     PlaceCustomer,
     SellSpell,
     SetAutoPass,
+    TavernaCommand,
     UseFavour,
 )
 from domain.taverna.content import CUSTOMERS, DIGNITARIES, FAVOURS, PEOPLES, SPELLS
@@ -90,11 +91,11 @@ def _choose_people(state: State, command: ChoosePeople, seat: Seat) -> list:
     return ctx.events
 
 
-def _deed_choices(state: State, seat: Seat) -> list[Command]:
+def _deed_choices(state: State, seat: Seat) -> list[TavernaCommand]:
     if state.phase != "deeds" or state.deed_order[0] != seat:
         return []
     coins = state.players[seat].coins
-    buys: list[Command] = [
+    buys: list[TavernaCommand] = [
         BuyDeed(tavern=t, space=i)
         for t, tavern in state.taverns.items()
         if seat not in tavern.deeds
@@ -112,7 +113,7 @@ def _buy_deed(state: State, command: BuyDeed, seat: Seat) -> list:
     require(tavern.deeds[command.space] < 0, "deed_taken", "that deed is owned")
     require(seat not in tavern.deeds, "one_deed_per_tavern", "a player holds one deed per tavern")
     deed = defs(state)[command.tavern].deeds[command.space]
-    require(deed.price <= state.players[seat].coins, "cannot_afford", f"the deed costs {deed.price}")
+    require(deed.price <= state.players[seat].coins, "cannot_afford", "the deed costs {price}", price=deed.price)
     return [ev.DeedBought(seat=seat, tavern=command.tavern, space=command.space, price=deed.price, points=deed.points)]
 
 
@@ -138,7 +139,7 @@ def _turn(state: State, seat: Seat, step: str, *or_steps: str) -> Turn:
     require(turn.seat == seat, "not_your_turn", "another seat plays now")
     require(not turn.responders, "awaiting_responses", "opponents may answer with a spell first")
     require(not turn.window_seats, "awaiting_favours", "other seats may use royal favours first")
-    require(turn.step in (step, *or_steps), "wrong_step", f"this comes at the {step} step of the turn")
+    require(turn.step in (step, *or_steps), "wrong_step", "this comes at the {step} step of the turn", step=step)
     return turn
 
 
@@ -213,17 +214,17 @@ _RULES: dict[type, Callable[[State, Any, Seat], list]] = {
 
 def decide(state: State, command: Command, seat: Seat, rng: Rng) -> list:
     require(state.phase != "over", "match_over", "the match is over")
-    require(0 <= seat < state.seats, "no_such_seat", f"no seat {seat}")
+    require(0 <= seat < state.seats, "no_such_seat", "no seat {seat}", seat=seat)
     rule = _RULES.get(type(command))
     if rule is None:
-        raise RulesError("unknown_command", f"Taverna has no {type(command).__name__}")
+        raise RulesError("unknown_command", "Taverna has no {command}", command=type(command).__name__)
     events = rule(state, command, seat)
     if state.off_turn_favours and state.phase == "turns":
         return windows.settle(state, events)
     return events
 
 
-def legal(state: State, seat: Seat) -> list[Command]:
+def legal(state: State, seat: Seat) -> list[TavernaCommand]:
     phase = state.phase
     if phase == "people":
         return list(_people_choices(state, seat))

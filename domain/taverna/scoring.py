@@ -57,7 +57,7 @@ def legal_scorings(state: State, seat: int) -> list[ChooseScoring]:
 
 
 def choose(state: State, command: ChooseScoring, seat: int) -> list:
-    require(command.option in OPTIONS, "no_such_scoring", f"no royal scoring {command.option!r}")
+    require(command.option in OPTIONS, "no_such_scoring", "no royal scoring {option!r}", option=command.option)
     require(command.option not in state.royal_taken, "scoring_taken", "each scoring opportunity is taken once")
     ctx = Ctx(state)
     ctx.emit(ev.ScoringChosen(seat=seat, option=command.option, points=royal_points(state, seat, command.option)))

@@ -4,6 +4,9 @@ its view, with the greedy bot playing on."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from msgspec.structs import replace
 
 from domain.kernel import Game, Rng, Seat, Setup
@@ -18,14 +21,16 @@ def _deal(pool: list[str], count: int) -> tuple[tuple[str, ...], list[str]]:
     return tuple(pool[:count]), pool[count:]
 
 
-def sample(seen: TavernaView, rng: Rng) -> State:
+def sample(seen: TavernaView, rng: Rng, options: Mapping[str, Any]) -> State:
     """A state this view could come from. The spells nobody shows are dealt at random into the other
     hands, every seat's sold pile (the view counts even the viewer's own) and the draw pile; the
-    Curse goes into the pile when the counts leave room for it (it is gone once drawn). The options a
-    view does not show are at their defaults, and other seats set no "always pass"."""
+    Curse goes into the pile when the counts leave room for it (it is gone once drawn). The match's
+    options rule it (with ``off_turn_favours``, the other seats' favours in this seat's turns), and
+    other seats set no "always pass"."""
     seats = len(seen.players)
-    base = initial(Setup(seats, {}))
+    base = initial(Setup(seats, dict(options)))
     own = seen.seat
+    assert own is not None, "a bot's view is a seat's"
     shown = {*seen.players[own].hand, *(card for p in seen.players for card in p.cast)}
     spells = [s for s in SPELLS if s not in shown]
     wanted = seen.spell_deck + sum(p.sold_count + (p.hand_count if p.seat != own else 0) for p in seen.players)
@@ -83,6 +88,6 @@ def _worth(state: State, seat: Seat) -> float:
     return margin(scores(state), seat)
 
 
-def search_bot(game: Game) -> Search:
-    return Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot,
+def search_bot(game: Game, options: Mapping[str, Any]) -> Search:
+    return Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot, options=options,
                   budget=320, horizon=20, width=4)

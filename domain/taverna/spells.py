@@ -8,7 +8,7 @@ from __future__ import annotations
 from domain.kernel import require
 from domain.taverna import events as ev
 from domain.taverna.board import can_host, destinations, owners
-from domain.taverna.commands import CastSpell, SellSpell
+from domain.taverna.commands import CastSpell, Pass, SellSpell
 from domain.taverna.content import DIGNITARIES, GUILDS, PEOPLES, SPELLS, Effect
 from domain.taverna.deck import draw_spell
 from domain.taverna.state import Ctx, State
@@ -151,9 +151,11 @@ def open_window(ctx: Ctx, moment: str) -> None:
     seats = ctx.state.seats
     others = [(turn.seat + k) % seats for k in range(1, seats)]
     prompted = tuple(s for s in others if could_answer(ctx.state, s, moment))
-    if prompted:
-        ctx.emit(ev.Responders(moment=moment, seats=prompted))
-        _close_when_answered(ctx)
+    if prompted:  # it stays open for an answer from every seat asked, "always pass" or not
+        legacy = not ctx.state.auto_pass_entries  # recorded before rules version 4: sealed at once
+        ctx.emit(ev.Responders(moment=moment, seats=prompted, auto_answered=legacy))
+        if legacy:
+            _close_when_answered(ctx)
 
 
 def answer(state: State, seat: int, cast: CastSpell | None, always: bool = False) -> list:
@@ -163,11 +165,26 @@ def answer(state: State, seat: int, cast: CastSpell | None, always: bool = False
         require(cast.card in state.players[seat].hand, "card_not_in_hand", "you do not hold that spell")
         require(cast in legal_casts(state, seat), "not_instant", "only an instant spell of this moment you can pay")
     ctx = Ctx(state)
-    ctx.emit(ev.Answered(seat=seat, cast=cast))
-    if always:
-        ctx.emit(ev.AutoPassSet(seat=seat, on=True))
+    if state.auto_pass_entries:
+        ctx.emit(ev.Answered(seat=seat, cast=cast, always=always))
+    else:  # as recorded before rules version 4
+        ctx.emit(ev.Answered(seat=seat, cast=cast))
+        if always:
+            ctx.emit(ev.AutoPassSet(seat=seat, on=True))
     _close_when_answered(ctx)
     return ctx.events
+
+
+def automatic(state: State, seat: int) -> Pass | None:
+    """The answer a seat's "always pass" sends for it: the service sends it as the seat's own command
+    once the prompt is open, so the prompt opens and closes in separate entries whatever is set."""
+    return Pass() if asked(state, seat) and state.players[seat].auto_pass else None
+
+
+def sealed(state: State) -> tuple[int, ...]:
+    """The seats the open prompt asks: all shown as due until it closes (who answered is sealed)."""
+    turn = state.turn
+    return turn.responders if state.phase == "turns" and turn is not None else ()
 
 
 def _close_when_answered(ctx: Ctx) -> None:
@@ -182,7 +199,7 @@ def _close_when_answered(ctx: Ctx) -> None:
         command = sealed[seat]
         if command is not None and _still_castable(ctx.state, seat, command):
             _resolve(ctx, seat, command)
-    ctx.emit(ev.Responders(moment=turn.moment, seats=()))
+    ctx.emit(ev.Responders(moment=turn.moment, seats=(), auto_answered=not state.auto_pass_entries))
 
 
 def _still_castable(state: State, seat: int, command: CastSpell) -> bool:
@@ -206,7 +223,7 @@ def cast(state: State, command: CastSpell, seat: int) -> list:
     require(turn.step == "act", "wrong_step", "place your customer first")
     require(turn.spells_cast < turn.spells_allowed, "spell_limit", "one spell per turn")
     spell = SPELLS[command.card]
-    require(spell.cost <= player.coins, "cannot_afford", f"the spell costs {spell.cost}")
+    require(spell.cost <= player.coins, "cannot_afford", "the spell costs {cost}", cost=spell.cost)
     options = spell_options(state, seat, command.card)
     require(options, "not_applicable", "the spell's effect cannot apply now")
     require(command in options, "bad_target", "not a choice this spell offers")

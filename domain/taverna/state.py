@@ -74,6 +74,7 @@ class State(msgspec.Struct, frozen=True):
     repeat_privilege_right: bool = False  # option: the two-privilege activation more than once a turn
     off_turn_favours: bool = False  # option: royal favours during other seats' turns, in windows
     notary_second_deed: bool = False  # option: the Notary may buy in a tavern where the buyer holds a deed
+    auto_pass_entries: bool = False  # "always pass" answers as entries of their own (rules version 4)
     phase: str = "people"  # people, deeds, turns, royal, over
     king: str = ""
     queen: str = ""
@@ -119,6 +120,7 @@ def initial(setup: Setup) -> State:
         # absent from a match recorded before the option existed (rules version 2): those had no windows
         off_turn_favours=bool(setup.options.get("off_turn_favours", False)),
         notary_second_deed=bool(setup.options.get("notary_second_deed", False)),
+        auto_pass_entries=bool(setup.options.get("auto_pass_entries", False)),
         taverns=taverns,
         players=tuple(Player() for _ in range(setup.seats)),
         privilege_reserve=15 - len(taverns),
@@ -329,8 +331,10 @@ def _extra_spell(s: State, e: ev.ExtraSpell) -> State:
 
 
 def _responders(s: State, e: ev.Responders) -> State:
-    """A prompt opens (seats that always pass have answered already) or closes (no seats)."""
-    answers = tuple(Answer(seat=seat) for seat in e.seats if s.players[seat].auto_pass)
+    """A prompt opens or closes (no seats); in logs of rules version 3 and earlier the seats that
+    always pass had answered as it opened."""
+    auto = e.auto_answered
+    answers = tuple(Answer(seat=seat) for seat in e.seats if auto and s.players[seat].auto_pass)
     s = replace(s, answers=answers)
     return with_turn(s, moment=e.moment if e.seats else "", responders=e.seats)
 
@@ -348,6 +352,7 @@ def _window_passed(s: State, e: ev.WindowPassed) -> State:
 
 
 def _answered(s: State, e: ev.Answered) -> State:
+    s = with_player(s, e.seat, auto_pass=True) if e.always else s
     return replace(s, answers=(*s.answers, Answer(seat=e.seat, cast=e.cast)))
 
 

@@ -1,5 +1,5 @@
-"""Each game's content as the API serves it: one pure module per game (``content() -> Content``),
-encoded once with its ETag."""
+"""Each game's content as the API serves it: one pure module per game (``content(texts) -> Content``),
+encoded once per language with its ETag."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from functools import cache
 import msgspec
 
 from projections.content.model import Content
+from projections.i18n import DEFAULT, texts
 
 _MODULES = {
     "heros-tavern": "projections.content.heros_tavern",
@@ -19,15 +20,16 @@ _MODULES = {
 }
 
 
-def content_of(game_id: str) -> Content:
-    """The game's content; a KeyError for an unknown game."""
-    return importlib.import_module(_MODULES[game_id]).content()
+@cache
+def content_of(game_id: str, language: str = DEFAULT) -> Content:
+    """The game's content in one of projections.i18n.LANGUAGES; a KeyError for an unknown game."""
+    return importlib.import_module(_MODULES[game_id]).content(texts(language))
 
 
 @cache
-def encoded(game_id: str) -> tuple[bytes, str]:
-    """The content as JSON and its strong ETag (a hash of those bytes)."""
-    body = msgspec.json.encode(content_of(game_id))
+def encoded(game_id: str, language: str = DEFAULT) -> tuple[bytes, str]:
+    """The content as JSON and its strong ETag (a hash of those bytes: each language has its own)."""
+    body = msgspec.json.encode(content_of(game_id, language))
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 

@@ -8,15 +8,38 @@ from collections import Counter
 from domain.heros_tavern import scoring
 from domain.heros_tavern.content import DECK, Card, Tokens
 from domain.heros_tavern.state import HAND_SIZE, ROUNDS
-from projections.content.model import Content, Item, amount, title
+from projections.content.model import Content, Item, listing
+from projections.i18n import N_, Texts
 
-TOKENS = {"coin": "coin", "storage": "storage cube", "land": "land token"}
+TOKENS = ("coin", "storage", "land")
+KIND_NAMES = {
+    "entertainment": N_("Entertainment"), "food": N_("Food"), "light_ale": N_("Light Ale"),
+    "dark_ale": N_("Dark Ale"), "lodging": N_("Lodging"), "market": N_("Market"), "games": N_("Games"),
+    "barrel": N_("Barrel"), "tools": N_("Tools"), "jester": N_("Jester"), "cook": N_("Cook"),
+    "bartender": N_("Bartender"), "maid": N_("Maid"), "shopkeeper": N_("Shopkeeper"),
+}  # fmt: skip
 UP_TO = 6  # the score tables list counts 0 to 5 and "5 or more"
 
 
-def tokens_text(tokens: Tokens) -> str:
-    parts = [amount(getattr(tokens, name), noun) for name, noun in TOKENS.items() if getattr(tokens, name)]
-    return " and ".join(parts) or "nothing"
+def token_amount(t: Texts, token: str, count: int) -> str:
+    if token == "coin":
+        return t.n_("{count} coin", "{count} coins", count)
+    if token == "storage":
+        return t.n_("{count} storage cube", "{count} storage cubes", count)
+    return t.n_("{count} land token", "{count} land tokens", count)
+
+
+def token_names(t: Texts) -> dict[str, str]:
+    return {"coin": t._("coin"), "storage": t._("storage cube"), "land": t._("land token")}
+
+
+def tokens_text(t: Texts, tokens: Tokens) -> str:
+    parts = [token_amount(t, name, getattr(tokens, name)) for name in TOKENS if getattr(tokens, name)]
+    return listing(t, parts) or t._("nothing")
+
+
+def kind_name(t: Texts, kind: str) -> str:
+    return t._(KIND_NAMES[kind])
 
 
 def table(score: object) -> str:
@@ -24,66 +47,121 @@ def table(score: object) -> str:
     return ", ".join(str(score(n)) for n in range(UP_TO))  # type: ignore[operator]
 
 
-def _resource(kind: str) -> str:
+def _resource(t: Texts, kind: str) -> str:
     token = {"games": "coin", "barrel": "storage", "tools": "land"}[kind]
-    per = [getattr(scoring.resources(Counter({kind: n})), token) for n in range(UP_TO)]
-    return (f"Awards {TOKENS[token]}s after each round's scoring: {', '.join(map(str, per))} for 0, 1, 2, 3, 4, "
-            f"5 or more {title(kind)} cards in your tavern.")
+    per = ", ".join(str(getattr(scoring.resources(Counter({kind: n})), token)) for n in range(UP_TO))
+    plural = {"coin": t._("coins"), "storage": t._("storage cubes"), "land": t._("land tokens")}[token]
+    return t._(
+        "Awards {tokens} after each round's scoring: {per} for 0, 1, 2, 3, 4, 5 or more {kind} cards in your tavern.",
+        tokens=plural,
+        per=per,
+        kind=kind_name(t, kind),
+    )
 
 
-def effect_text(kind: str) -> str:
+def effect_text(t: Texts, kind: str) -> str:
     """What a card of this kind does, with the numbers the scoring functions give."""
     s = scoring
     if kind == "entertainment":
         first, second, _ = s.entertainment([2, 1, 0])
-        return (f"Most Entertainment cards: {first} heroes, split on a tie (and then no second place); "
-                f"second most: {second} heroes, split. A tavern with none takes no place.")
+        return t._(
+            "Most Entertainment cards: {first} heroes, split on a tie (and then no second place); second "
+            "most: {second} heroes, split. A tavern with none takes no place.",
+            first=first,
+            second=second,
+        )
     if kind == "food":
-        return f"Every 3 Food cards score {s.food(3)} heroes."
+        return t._("Every 3 Food cards score {n} heroes.", n=s.food(3))
     if kind in ("light_ale", "dark_ale"):
-        return (f"Each Light Ale paired with a Dark Ale scores {s.ale(1, 1)} heroes; "
-                f"each pair of the same ale scores {s.ale(2, 0)}.")
+        return t._(
+            "Each Light Ale paired with a Dark Ale scores {mixed} heroes; each pair of the same ale scores {same}.",
+            mixed=s.ale(1, 1),
+            same=s.ale(2, 0),
+        )
     if kind == "lodging":
-        return f"Each Lodging scores {s.lodging(1)} heroes."
+        return t._("Each Lodging scores {n} heroes.", n=s.lodging(1))
     if kind == "market":
-        return f"Markets score {table(s.market)} heroes for 0, 1, 2, 3, 4, 5 or more Market cards."
+        return t._("Markets score {table} heroes for 0, 1, 2, 3, 4, 5 or more Market cards.", table=table(s.market))
     if kind in ("games", "barrel", "tools"):
-        return _resource(kind)
+        return _resource(t, kind)
     if kind == "jester":
-        return (f"Scores {s.jester(0)} hero with no Entertainment, {s.jester(1)} with 1-2, {s.jester(3)} with 3-5, "
-                f"{s.jester(6)} with 6 or more Entertainment cards.")
+        return t._(
+            "Scores {none} hero with no Entertainment, {few} with 1-2, {some} with 3-5, {many} with 6 or more "
+            "Entertainment cards.",
+            none=s.jester(0),
+            few=s.jester(1),
+            some=s.jester(3),
+            many=s.jester(6),
+        )
     if kind == "cook":
-        return f"Scores {s.cook(3)} heroes for every 3 Food cards ({s.cook(0)} with fewer than 3)."
+        return t._("Scores {n} heroes for every 3 Food cards ({none} with fewer than 3).", n=s.cook(3), none=s.cook(0))
     if kind == "bartender":
-        return (f"Scores {s.bartender(1, 1)} heroes per mixed ale pair and {s.bartender(2, 0)} per pair of the same "
-                f"ale ({s.bartender(0, 0)} with no pair).")
+        return t._(
+            "Scores {mixed} heroes per mixed ale pair and {same} per pair of the same ale ({none} with no pair).",
+            mixed=s.bartender(1, 1),
+            same=s.bartender(2, 0),
+            none=s.bartender(0, 0),
+        )
     if kind == "maid":
-        return f"Scores {s.maid(0)}, {s.maid(1)}, {s.maid(2)} or {s.maid(3)} heroes for 0, 1, 2, 3 or more Lodgings."
+        return t._(
+            "Scores {a}, {b}, {c} or {d} heroes for 0, 1, 2, 3 or more Lodgings.",
+            a=s.maid(0),
+            b=s.maid(1),
+            c=s.maid(2),
+            d=s.maid(3),
+        )
     if kind == "shopkeeper":
-        more = s.shopkeeper(1) - 1
-        return (f"Scores {more} hero more than your number of Market cards "
-                f"(at most {s.shopkeeper(99, capped=True)} with the shopkeeper_cap option).")
+        return t._(
+            "Scores {more} hero more than your number of Market cards (at most {cap} with the shopkeeper_cap option).",
+            more=s.shopkeeper(1) - 1,
+            cap=s.shopkeeper(99, capped=True),
+        )
     raise ValueError(f"no text for kind {kind!r}")
 
 
-def _item(card: Card) -> Item:
+def _item(t: Texts, card: Card) -> Item:
     cost = {name: getattr(card.cost, name) for name in TOKENS if getattr(card.cost, name)}
-    text = f"{effect_text(card.kind)} Buying it for good costs {tokens_text(card.cost)}."
-    return Item(id=card.id, name=title(card.kind), category="card", kind=card.kind, ids=(card.id,), text=text,
-                cost=cost, numbers={"copy": int(card.id.rsplit("-", 1)[-1])})
+    text = t._(
+        "{effect} Buying it for good costs {cost}.", effect=effect_text(t, card.kind), cost=tokens_text(t, card.cost)
+    )
+    return Item(
+        id=card.id,
+        name=kind_name(t, card.kind),
+        category="card",
+        kind=card.kind,
+        ids=(card.id,),
+        text=text,
+        cost=cost,
+        numbers={"copy": int(card.id.rsplit("-", 1)[-1])},
+    )
 
 
-RULES = (
-    f"Three to five innkeepers each build a tavern over {ROUNDS} rounds to attract the most heroes.",
-    f"Each round every player is dealt {HAND_SIZE} cards and drafts: pick one face down, pass the rest on, "
-    "until the hands are empty. Picked cards are revealed together.",
-    "Taverns score after each round's draft; Games, Barrels and Tools then award coins, storage cubes and land "
-    "tokens. Keeping a drafted card costs the tokens printed on it: buy what you want, the rest is discarded.",
-    "After the last round the purchased cards score once more; most heroes wins, a tie goes to more unspent tokens.",
-)
+def rules(t: Texts) -> tuple[str, ...]:
+    return (
+        t._(
+            "Three to five innkeepers each build a tavern over {rounds} rounds to attract the most heroes.",
+            rounds=ROUNDS,
+        ),
+        t._(
+            "Each round every player is dealt {hand} cards and drafts: pick one face down, pass the rest on, until "
+            "the hands are empty. Picked cards are revealed together.",
+            hand=HAND_SIZE,
+        ),
+        t._(
+            "Taverns score after each round's draft; Games, Barrels and Tools then award coins, storage cubes and "
+            "land tokens. Keeping a drafted card costs the tokens printed on it: buy what you want, the rest is "
+            "discarded."
+        ),
+        t._(
+            "After the last round the purchased cards score once more; most heroes wins, a tie goes to more unspent "
+            "tokens."
+        ),
+    )
 
 
-def content() -> Content:
-    terms = {**TOKENS, "heroes": "heroes"} | {k: title(k) for k in {c.kind for c in DECK.values()}}
-    items = tuple(_item(card) for card in DECK.values())
-    return Content(game="heros-tavern", name="Hero's Tavern", rules=RULES, terms=terms, items=items)
+def content(t: Texts) -> Content:
+    terms = {**token_names(t), "heroes": t._("heroes")} | {k: kind_name(t, k) for k in {c.kind for c in DECK.values()}}
+    items = tuple(_item(t, card) for card in DECK.values())
+    return Content(
+        game="heros-tavern", language=t.language, name=t._("Hero's Tavern"), rules=rules(t), terms=terms, items=items
+    )

@@ -1,10 +1,13 @@
 """The shape of a game's content as the API serves it (``GET /v1/games/{id}/content``), the same for
 every game: items (cards, tiles, board spaces, tracks) with their names and effect texts, the
-words the views use for tokens and peoples, and a short rules summary in our own words."""
+words the views use for tokens and peoples, and a short rules summary in our own words, each in
+one language (projections/i18n/)."""
 
 from __future__ import annotations
 
 import msgspec
+
+from projections.i18n import Texts
 
 Number = int | str | bool | list[int | str]
 
@@ -18,13 +21,14 @@ class Item(msgspec.Struct, frozen=True):
     category: str  # card | tile | space | track
     kind: str  # the game's own word for it (goods, patron, spell, customer, tavern, ...)
     ids: tuple[str, ...]
-    text: str  # what it does, in plain English, generated from the data the rules read
+    text: str  # what it does, in words, generated from the data the rules read
     cost: dict[str, int] = {}  # what it costs, by token word (empty when it costs nothing)
     numbers: dict[str, Number] = {}  # its other printed values
 
 
 class Content(msgspec.Struct, frozen=True):
     game: str
+    language: str  # the language of every text below (en, fr)
     name: str
     rules: tuple[str, ...]  # the rules in short, one paragraph per item
     terms: dict[str, str]  # display names of the words the views use (peoples, guilds, tokens, phases)
@@ -36,19 +40,12 @@ def title(word: str) -> str:
     return " ".join(part.capitalize() for part in word.replace("_", " ").replace("-", " ").split())
 
 
-def amount(count: int, noun: str) -> str:
-    """``2 coins``, ``1 coin``: a count with its noun, plural by a trailing s."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def listing(words: list[str] | tuple[str, ...], last: str = "and") -> str:
-    """``a, b and c``."""
+def listing(t: Texts, words: list[str] | tuple[str, ...], last: str = "and") -> str:
+    """``a, b and c`` (``last="or"``: ``a, b or c``), in the catalog's language."""
     words = list(words)
     if len(words) <= 1:
         return "".join(words)
-    return f"{', '.join(words[:-1])} {last} {words[-1]}"
-
-
-def article(word: str) -> str:
-    """``an Elf``, ``a Thug``."""
-    return f"{'an' if word[:1].upper() in 'AEIOU' else 'a'} {word}"
+    first = ", ".join(words[:-1])
+    if last == "or":
+        return t._("{first} or {last}", first=first, last=words[-1])
+    return t._("{first} and {last}", first=first, last=words[-1])

@@ -9,67 +9,105 @@ from domain.tavern_masters.phases import DEAL, HAND_LIMIT
 from domain.tavern_masters.scoring import GOAL, MAX_TIE_ROUNDS
 from domain.tavern_masters.state import CHALLENGE_ROUNDS
 from domain.tavern_masters.terms import drink_type
-from projections.content.model import Content, Item, amount, article
+from projections.content.model import Content, Item, listing
+from projections.i18n import N_, Texts
 
 PATRON_GOLD, NOBLE_GOLD = 1, 2  # what a Patron and a Noble earn at the Till (effects.card_income)
+CHALLENGE_NAMES = {
+    "buzzed": N_("Buzzed"),
+    "tipsy": N_("Tipsy"),
+    "sloshed": N_("Sloshed"),
+    "hammered": N_("Hammered"),
+    "wasted": N_("Wasted"),
+}
 
 
-def effect_sentence(effect: Effect) -> str:
+def effect_sentence(t: Texts, effect: Effect) -> str:
     """One entry of the effect vocabulary in words."""
-    op, n, term = effect.op, effect.amount, effect.term
-    gold = amount(n, "Gold").replace("Golds", "Gold")
+    op, n, term = effect.op, effect.amount, t._(effect.term) if effect.term else ""
+    if op == "income":
+        return t._("+{n} Gold when the Till is counted.", n=n)
+    if op == "income_per":
+        return t._("+{n} Gold at the Till for each other {term} card in your Tavern.", n=n, term=term)
+    if op == "income_if":
+        return t._("+{n} Gold at the Till if any other {term} card is in your Tavern.", n=n, term=term)
+    if op == "gain_gold":
+        return t._("Gain {n} Gold.", n=n)
+    if op == "draw_tavern":
+        return t.n_("Draw {count} Tavern card.", "Draw {count} Tavern cards.", n)
+    if op == "steal_gold":
+        return t._("Take up to {n} Gold from another player.", n=n)
+    if op == "discard_patrons":
+        return t._("Discard every {term} Patron in another player's Tavern.", term=term)
     sentences = {
-        "income": f"+{gold} when the Till is counted.",
-        "income_per": f"+{gold} at the Till for each other {term} card in your Tavern.",
-        "income_if": f"+{gold} at the Till if any other {term} card is in your Tavern.",
-        "allow_nobles": "Noble Patrons may be played to your Tavern.",
-        "gain_gold": f"Gain {gold}.",
-        "draw_tavern": f"Draw {amount(n, 'Tavern card')}.",
-        "steal_gold": f"Take up to {gold} from another player.",
-        "steal_hand": "Take one card at random from another player's hand.",
-        "discard_hand": "Another player discards one card at random from their hand.",
-        "discard_patrons": f"Discard every {term} Patron in another player's Tavern.",
-        "discard_patron": "Discard one Patron from another player's Tavern.",
-        "steal_patron": "Move one Patron from another player's Tavern to yours.",
-        "steal_card": "Move one Goods or Staff card from another player's Tavern to yours.",
-        "discard_card": "Discard one Goods or Staff card from another player's Tavern.",
-        "remove_card": "Remove one Goods or Staff card in another player's Tavern from the game.",
-        "switch": "Swap one Goods or Staff card of your Tavern with one in another player's.",
-        "cancel": "Play when a Dirty Deed targets you: it has no effect.",
+        "allow_nobles": N_("Noble Patrons may be played to your Tavern."),
+        "steal_hand": N_("Take one card at random from another player's hand."),
+        "discard_hand": N_("Another player discards one card at random from their hand."),
+        "discard_patron": N_("Discard one Patron from another player's Tavern."),
+        "steal_patron": N_("Move one Patron from another player's Tavern to yours."),
+        "steal_card": N_("Move one Goods or Staff card from another player's Tavern to yours."),
+        "discard_card": N_("Discard one Goods or Staff card from another player's Tavern."),
+        "remove_card": N_("Remove one Goods or Staff card in another player's Tavern from the game."),
+        "switch": N_("Swap one Goods or Staff card of your Tavern with one in another player's."),
+        "cancel": N_("Play when a Dirty Deed targets you: it has no effect."),
     }
     if op not in sentences:
         raise ValueError(f"no sentence for effect {op!r}")
-    return sentences[op]
+    return t._(sentences[op])
 
 
-def effect_text(defn: CardDef) -> str:
+def _goods(t: Texts, defn: CardDef) -> str:
+    kind = drink_type(defn) if defn.goods_type == "Drink" else ""
+    goods = t._(defn.goods_type) if defn.goods_type else t._("Goods")
+    typed = t._("{goods} ({kind})", goods=goods, kind=t._(kind)) if kind and kind != defn.name else goods
+    return t._("{typed}. Buy for {cost} Gold by Day.", typed=typed, cost=defn.cost)
+
+
+def _staff(t: Texts, defn: CardDef) -> str:
+    staff = t._(defn.npc_type) if defn.npc_type else t._("Staff")
+    if defn.free_with:
+        return t._(
+            "{staff}. Hire for {cost} Gold by Day, free with any {free} in your Tavern.",
+            staff=staff,
+            cost=defn.cost,
+            free=t._(defn.free_with),
+        )
+    return t._("{staff}. Hire for {cost} Gold by Day.", staff=staff, cost=defn.cost)
+
+
+def _patron(t: Texts, defn: CardDef) -> str:
+    parts = [t._("Wants {wants}: play by Night to a Tavern that has it.", wants=t._(defn.wants))]
+    if defn.noble:
+        parts.append(t._("Noble: needs a card that lets Nobles in."))
+    parts.append(t._("Earns {gold} Gold at the Till.", gold=NOBLE_GOLD if defn.noble else PATRON_GOLD))
+    if defn.likes:
+        likes = listing(t, [t._(like) for like in defn.likes], "or")
+        parts.append(t._("Stays after the Till if your Tavern has {likes}.", likes=likes))
+    else:
+        parts.append(t._("Likes nothing: leaves after the Till."))
+    return " ".join(parts)
+
+
+def effect_text(t: Texts, defn: CardDef) -> str:
     parts: list[str] = []
     if defn.kind == "goods":
-        kind = drink_type(defn) if defn.goods_type == "Drink" else ""
-        typed = f"{defn.goods_type} ({kind})" if kind and kind != defn.name else defn.goods_type or "Goods"
-        parts.append(f"{typed}. Buy for {defn.cost} Gold by Day.")
+        parts.append(_goods(t, defn))
     elif defn.kind == "staff":
-        hire = f"Hire for {defn.cost} Gold by Day"
-        parts.append(f"{defn.npc_type or 'Staff'}. {hire}, free with any {defn.free_with} in your Tavern."
-                     if defn.free_with else f"{defn.npc_type or 'Staff'}. {hire}.")
+        parts.append(_staff(t, defn))
     elif defn.kind == "patron":
-        gold = NOBLE_GOLD if defn.noble else PATRON_GOLD
-        noble = " Noble: needs a card that lets Nobles in." if defn.noble else ""
-        likes = f" Stays after the Till if your Tavern has {' or '.join(defn.likes)}." if defn.likes else \
-            " Likes nothing: leaves after the Till."
-        parts.append(f"Wants {defn.wants}: play by Night to a Tavern that has it.{noble} "
-                      f"Earns {gold} Gold at the Till.{likes}")
+        parts.append(_patron(t, defn))
     elif defn.kind == "deed":
-        agent = f"Needs {article(defn.agent)} in your Tavern. " if defn.agent else ""
-        parts.append(f"Dirty Deed. {agent}")
+        parts.append(t._("Dirty Deed."))
+        if defn.agent:
+            parts.append(t._("Its agent must be in your Tavern: {agent}.", agent=t._(defn.agent)))
     if defn.free_with and defn.kind == "goods":
-        parts.append(f"Free with any {defn.free_with} in your Tavern.")
-    parts.extend(effect_sentence(e) for e in defn.effects)
+        parts.append(t._("Free with any {free} in your Tavern.", free=t._(defn.free_with)))
+    parts.extend(effect_sentence(t, e) for e in defn.effects)
     if defn.deed is not None:
-        prefix = "Dirty Deed ability (once a round): " if defn.kind == "patron" else ""
-        parts.append(prefix + effect_sentence(defn.deed))
+        deed = effect_sentence(t, defn.deed)
+        parts.append(t._("Dirty Deed ability (once a round): {deed}", deed=deed) if defn.kind == "patron" else deed)
     if defn.red_gem and defn.kind != "deed":
-        parts.append("Only with Dirty Deeds.")
+        parts.append(t._("Only with Dirty Deeds."))
     return " ".join(p.strip() for p in parts if p.strip())
 
 
@@ -89,39 +127,89 @@ def _numbers(defn: CardDef) -> dict:
     return numbers
 
 
-def _item(defn: CardDef, copies: tuple[str, ...]) -> Item:
+def _item(t: Texts, defn: CardDef, copies: tuple[str, ...]) -> Item:
     cost = {"gold": defn.cost} if defn.cost else {}
-    return Item(id=defn.id, name=defn.name, category="card", kind=defn.kind, ids=copies, text=effect_text(defn),
-                cost=cost, numbers=_numbers(defn))
+    return Item(
+        id=defn.id,
+        name=t._(defn.name),
+        category="card",
+        kind=defn.kind,
+        ids=copies,
+        text=effect_text(t, defn),
+        cost=cost,
+        numbers=_numbers(defn),
+    )
 
 
-CHALLENGES = ", ".join(f"{name} {rounds}" for name, rounds in CHALLENGE_ROUNDS.items())
-RULES = (
-    "One to six tavern masters run taverns: buy Goods and hire Staff by Day, seat Patrons by Night, "
-    "then count the Till.",
-    f"Day: you are dealt {DEAL} Tavern cards (more on the first Day) and play any you can pay for in Gold; "
-    "some Staff are free when your Tavern has what they name. Players may trade Goods and Staff for Gold.",
-    f"Night: you are dealt {DEAL} Patron cards and play those whose Want your Tavern has.",
-    f"Counting the Till: each Patron earns {PATRON_GOLD} Gold, a Noble {NOBLE_GOLD}, plus the income on the cards. "
-    f"Patrons leave unless something they Like is in the Tavern. Keep at most {HAND_LIMIT} cards "
-    "(one more with Dirty Deeds).",
-    f"Competitive: the first to {GOAL} Gold ends the match and the most Gold wins (a tie plays up to "
-    f"{MAX_TIE_ROUNDS} more rounds; the match stops after round 10 unless the round_cap option says 20 or no cap).",
-    f"Co-operative: the table wins together if every player has {GOAL} Gold after the challenge's rounds "
-    f"({CHALLENGES}), and loses together otherwise. Solo: reach {GOAL} Gold within those rounds.",
-    "Dirty Deeds (option): a deed card needs its agent in your Tavern; its target may cancel it with City Watch.",
-)
+def rules(t: Texts) -> tuple[str, ...]:
+    challenges = ", ".join(f"{t._(CHALLENGE_NAMES[name])} {rounds}" for name, rounds in CHALLENGE_ROUNDS.items())
+    return (
+        t._(
+            "One to six tavern masters run taverns: buy Goods and hire Staff by Day, seat Patrons by Night, then "
+            "count the Till."
+        ),
+        t._(
+            "Day: you are dealt {deal} Tavern cards (more on the first Day) and play any you can pay for in Gold; "
+            "some Staff are free when your Tavern has what they name. Players may trade Goods and Staff for Gold.",
+            deal=DEAL,
+        ),
+        t._("Night: you are dealt {deal} Patron cards and play those whose Want your Tavern has.", deal=DEAL),
+        t._(
+            "Counting the Till: each Patron earns {patron} Gold, a Noble {noble}, plus the income on the cards. "
+            "Patrons leave unless something they Like is in the Tavern. Keep at most {limit} cards (one more with "
+            "Dirty Deeds).",
+            patron=PATRON_GOLD,
+            noble=NOBLE_GOLD,
+            limit=HAND_LIMIT,
+        ),
+        t._(
+            "Competitive: the first to {goal} Gold ends the match and the most Gold wins (a tie plays up to {ties} "
+            "more rounds; the match stops after round 10 unless the round_cap option says 20 or no cap).",
+            goal=GOAL,
+            ties=MAX_TIE_ROUNDS,
+        ),
+        t._(
+            "Co-operative: the table wins together if every player has {goal} Gold after the challenge's rounds "
+            "({challenges}), and loses together otherwise. Solo: reach {goal} Gold within those rounds.",
+            goal=GOAL,
+            challenges=challenges,
+        ),
+        t._(
+            "Dirty Deeds (option): a deed card needs its agent in your Tavern; its target may cancel it with City "
+            "Watch."
+        ),
+    )
 
-TERMS = {"draft": "The draft", "mulligan": "The mulligan", "gold": "Gold",
-         "tavern": "Tavern deck", "patron": "Patron deck", "deed": "Dirty Deeds deck",
-         "day": "Day", "night": "Night", "till": "Counting the Till", "deeds": "Dirty Deeds",
-         "competitive": "Competitive", "cooperative": "Co-operative", "solo": "Solo",
-         **{name: name.capitalize() for name in CHALLENGE_ROUNDS}}
+
+def terms(t: Texts) -> dict[str, str]:
+    return {
+        "draft": t._("The draft"),
+        "mulligan": t._("The mulligan"),
+        "gold": t._("Gold"),
+        "tavern": t._("Tavern deck"),
+        "patron": t._("Patron deck"),
+        "deed": t._("Dirty Deeds deck"),
+        "day": t._("Day"),
+        "night": t._("Night"),
+        "till": t._("Counting the Till"),
+        "deeds": t._("Dirty Deeds"),
+        "competitive": t._("Competitive"),
+        "cooperative": t._("Co-operative"),
+        "solo": t._("Solo"),
+        **{name: t._(label) for name, label in CHALLENGE_NAMES.items()},
+    }
 
 
-def content() -> Content:
+def content(t: Texts) -> Content:
     copies: dict[str, list[str]] = {}
     for instance, defn in instances().items():
         copies.setdefault(defn.id, []).append(instance)
-    items = tuple(_item(d, tuple(copies[d.id])) for d in definitions().values())
-    return Content(game="tavern-masters", name="Tavern Masters", rules=RULES, terms=TERMS, items=items)
+    items = tuple(_item(t, d, tuple(copies[d.id])) for d in definitions().values())
+    return Content(
+        game="tavern-masters",
+        language=t.language,
+        name=t._("Tavern Masters"),
+        rules=rules(t),
+        terms=terms(t),
+        items=items,
+    )

@@ -1,4 +1,5 @@
-"""The narrator: each event, as a seat may see it, as one English sentence with names.
+"""The narrator: each event, as a seat may see it, as one sentence with names, in one of
+projections.i18n.LANGUAGES.
 
 One module per game holds ``SENTENCES``, a function per event type ``(event, Names) -> str``; each
 reads only the event it is given, so narrating the redacted event (``game.event_view``) can name
@@ -14,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from domain.kernel import Event, Game, Seat
+from projections.i18n import DEFAULT
 from projections.narration.names import Names
 
 _MODULES = {
@@ -33,13 +35,21 @@ def sentences(game_id: str) -> dict[type, Callable[[Any, Names], str]]:
 def sentence(game_id: str, event: Event, names: Names) -> str:
     """The event (already as the seat sees it) in words."""
     say = sentences(game_id).get(type(event))
-    # an event type the game does not list (a test's variant game) is named, none of its fields read
+    # an event type the game does not list (a test's variant game) is named, none of its fields read (and
+    # not translated: no game of the service has one)
     text = say(event, names) if say else re.sub(r"(?<!^)(?=[A-Z])", " ", type(event).__name__).lower() + "."
     return text[:1].upper() + text[1:]
 
 
-def narrate(game: Game, event: Event, seat: Seat | None, players: Sequence[str] = (), whole: bool = False) -> str:
+def narrate(
+    game: Game,
+    event: Event,
+    seat: Seat | None,
+    players: Sequence[str] = (),
+    whole: bool = False,
+    language: str = DEFAULT,
+) -> str:
     """What ``seat`` (None: a spectator) may read about ``event``; "" when the event is hidden from it.
     ``whole``: the match is over and every event is shown as it was."""
     shown = event if whole else game.event_view(event, seat)
-    return "" if shown is None else sentence(game.id, shown, Names(game.id, players))
+    return "" if shown is None else sentence(game.id, shown, Names(game.id, players, language))

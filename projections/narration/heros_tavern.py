@@ -8,36 +8,56 @@ from projections.narration.names import Names
 
 
 def _dealt(e: ev.Dealt, n: Names) -> str:
-    seen = "; ".join(f"{n.seat(s)} got {n.cards(hand)}" for s, hand in enumerate(e.hands) if hand is not None)
-    return f"Round {e.round}: a hand was dealt to each player." + (f" {seen}." if seen else "")
+    head = n._("Round {round}: a hand was dealt to each player.", round=e.round)
+    seen = "; ".join(
+        n._("{seat} got {cards}", seat=n.seat(s), cards=n.cards(hand))
+        for s, hand in enumerate(e.hands)
+        if hand is not None
+    )
+    return f"{head} {seen}." if seen else head
+
+
+def _heroes(n: Names, seat: int, count: int) -> str:
+    return n.n_("{seat} {count} hero", "{seat} {count} heroes", count, seat=n.seat(seat))
 
 
 def _scored(e: ev.TavernsScored, n: Names) -> str:
-    what = "Final scoring" if e.final else f"Round {e.round} scoring"
-    return f"{what}: " + ", ".join(f"{n.seat(s)} {row.total} heroes" for s, row in enumerate(e.rows)) + "."
+    rows = ", ".join(_heroes(n, s, row.total) for s, row in enumerate(e.rows))
+    if e.final:
+        return n._("Final scoring: {rows}.", rows=rows)
+    return n._("Round {round} scoring: {rows}.", round=e.round, rows=rows)
 
 
 def _awarded(e: ev.ResourcesAwarded, n: Names) -> str:
-    got = [f"{n.seat(s)} {tokens_text(t)}" for s, t in enumerate(e.awards) if t.count]
-    return "Resources: " + ("; ".join(got) if got else "nobody earned any tokens") + "."
+    got = [f"{n.seat(s)} {tokens_text(n.t, t)}" for s, t in enumerate(e.awards) if t.count]
+    return n._("Resources: {got}.", got="; ".join(got) if got else n._("nobody earned any tokens"))
 
 
 def _ended(e: ev.MatchEnded, n: Names) -> str:
-    totals = ", ".join(f"{n.seat(s)} {t} heroes" for s, t in enumerate(e.totals))
-    return f"The match is over ({totals}). {n.seats(e.winners)} won."
+    totals = ", ".join(_heroes(n, s, t) for s, t in enumerate(e.totals))
+    return n._("The match is over ({totals}). {winners} won.", totals=totals, winners=n.seats(e.winners))
 
 
 SENTENCES = {
-    ev.Shuffled: lambda e, n: f"{e.count} cards were shuffled into the draw pile.",
+    ev.Shuffled: lambda e, n: n._("{count} cards were shuffled into the draw pile.", count=e.count),
     ev.Dealt: _dealt,
-    ev.CardPicked: lambda e, n: f"{n.seat(e.seat)} picked {n.card(e.card)} face down.",
-    ev.PicksRevealed: lambda e, n: "Picks revealed: "
-    + ", ".join(f"{n.seat(s)} {n.card(c)}" for s, c in enumerate(e.cards)) + "; the hands passed on.",
+    ev.CardPicked: lambda e, n: n._("{seat} picked {card} face down.", seat=n.seat(e.seat), card=n.card(e.card)),
+    ev.PicksRevealed: lambda e, n: n._(
+        "Picks revealed: {picks}; the hands passed on.",
+        picks=", ".join(f"{n.seat(s)} {n.card(c)}" for s, c in enumerate(e.cards)),
+    ),
     ev.TavernsScored: _scored,
     ev.ResourcesAwarded: _awarded,
-    ev.CardBought: lambda e, n: f"{n.seat(e.seat)} bought {n.card(e.card)} for {tokens_text(e.cost)}.",
-    ev.PurchasesFinished: lambda e, n: f"{n.seat(e.seat)} "
-    + ("could afford nothing more." if e.automatic else "finished buying."),
-    ev.CardsDiscarded: lambda e, n: f"Round {e.round}: {len(e.cards)} unbought cards were discarded.",
+    ev.CardBought: lambda e, n: n._(
+        "{seat} bought {card} for {cost}.", seat=n.seat(e.seat), card=n.card(e.card), cost=tokens_text(n.t, e.cost)
+    ),
+    ev.PurchasesFinished: lambda e, n: (
+        n._("{seat} could afford nothing more.", seat=n.seat(e.seat))
+        if e.automatic
+        else n._("{seat} finished buying.", seat=n.seat(e.seat))
+    ),
+    ev.CardsDiscarded: lambda e, n: n._(
+        "Round {round}: {count} unbought cards were discarded.", round=e.round, count=len(e.cards)
+    ),
     ev.MatchEnded: _ended,
 }

@@ -1,5 +1,5 @@
 """The names a narrator puts in its sentences: players by seat, cards and other items by the
-content's names (projections/content/), never an internal id."""
+content's names (projections/content/) in the narration's language, never an internal id."""
 
 from __future__ import annotations
 
@@ -7,45 +7,47 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from projections.content import content_of
-from projections.content.model import amount, listing
+from projections.content.model import listing
+from projections.i18n import DEFAULT, Texts, texts
 
-__all__ = ["Names", "amount", "listing"]
-
-
-@cache
-def _item_names(game_id: str) -> dict[str, str]:
-    return {ident: item.name for item in content_of(game_id).items for ident in item.ids}
+__all__ = ["Names", "listing"]
 
 
 @cache
-def _terms(game_id: str) -> dict[str, str]:
-    return content_of(game_id).terms
+def _item_names(game_id: str, language: str) -> dict[str, str]:
+    return {ident: item.name for item in content_of(game_id, language).items for ident in item.ids}
 
 
 class Names:
-    """Seat and item names for one match. ``players`` are the players' names by seat when the match
-    has them; by default "Player 1", "Player 2"... (seat 0 is Player 1)."""
+    """Seat and item names for one match in one language, and its catalog (``_``, ``n_``).
+    ``players`` are the players' names by seat when the match has them; by default "Player 1",
+    "Player 2"... (seat 0 is Player 1)."""
 
-    def __init__(self, game_id: str, players: Sequence[str] = ()) -> None:
+    def __init__(self, game_id: str, players: Sequence[str] = (), language: str = DEFAULT) -> None:
         self.game_id, self.players = game_id, tuple(players)
-        self.items, self.terms = _item_names(game_id), _terms(game_id)
+        self.t: Texts = texts(language)
+        self._, self.n_, self.p_ = self.t._, self.t.n_, self.t.p_
+        self.items, self.terms = _item_names(game_id, language), content_of(game_id, language).terms
 
     def seat(self, seat: int) -> str:
         if seat < 0:
-            return "nobody"
-        return self.players[seat] if seat < len(self.players) else f"Player {seat + 1}"
+            return self._("nobody")
+        if seat < len(self.players):
+            return self.players[seat]
+        return self._("Player {number}", number=seat + 1)
 
     def seats(self, seats: Iterable[int]) -> str:
-        return listing([self.seat(s) for s in seats]) or "nobody"
+        return listing(self.t, [self.seat(s) for s in seats]) or self._("nobody")
 
-    def card(self, ident: str | None, hidden: str = "a card") -> str:
-        """The item's name; ``hidden`` for a card this seat may not see (a blank or missing id)."""
+    def card(self, ident: str | None, hidden: str | None = None) -> str:
+        """The item's name; ``hidden`` (default "a card") for a card this seat may not see (a blank
+        or missing id)."""
         if not ident:
-            return hidden
+            return hidden or self._("a card")
         return self.items.get(ident, self.term(ident))
 
     def cards(self, idents: Iterable[str]) -> str:
-        return listing([self.card(i) for i in idents]) or "nothing"
+        return listing(self.t, [self.card(i) for i in idents]) or self._("nothing")
 
     def term(self, word: str) -> str:
         return self.terms.get(word, word.replace("_", " "))

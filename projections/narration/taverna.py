@@ -3,9 +3,25 @@
 from __future__ import annotations
 
 from domain.taverna import events as ev
-from projections.narration.names import Names, amount, listing
+from projections.content.taverna import PEOPLE_NAMES
+from projections.i18n import N_
+from projections.narration.names import Names, listing
 
-MOMENTS = {"placement": "a customer's placement", "dignitary": "a dignitary's activation"}
+MOMENTS = {"placement": N_("a customer's placement"), "dignitary": N_("a dignitary's activation")}
+WINDOWS = {
+    "picked": N_("the card just picked"),
+    "placed": N_("the customer just placed"),
+    "ending": N_("the turn's end"),
+}
+# the reasons the rules give a Gained event (domain/taverna/), and the two they spell out with a name
+REASONS = {
+    "income": N_("income"),
+    "feast": N_("feast"),
+    "extra dignitary": N_("extra dignitary"),
+    "gobtrotter": N_("Gob'Trotter"),
+    "royal favour": N_("royal favour"),
+    "customer moved in": N_("customer moved in"),
+}
 
 
 def _tavern(n: Names, tavern: str) -> str:
@@ -13,92 +29,217 @@ def _tavern(n: Names, tavern: str) -> str:
     return n.card(tavern)
 
 
+def _reason(n: Names, reason: str) -> str:
+    if reason in REASONS:
+        return n._(REASONS[reason])
+    if reason.startswith("spell "):
+        return n._("spell {name}", name=n._(reason.removeprefix("spell ")))
+    people = reason.removesuffix(" track")
+    if people in PEOPLE_NAMES:
+        return n._("{people} track", people=n._(PEOPLE_NAMES[people]))
+    return reason
+
+
 def _gained(e: ev.Gained, n: Names) -> str:
-    parts = [f"{'+' if v > 0 else ''}{v} {word}" for v, word in
-             ((e.coins, "coins"), (e.points, "points"), (e.privileges, "privileges")) if v]
-    return f"{n.seat(e.seat)}: {', '.join(parts) or 'nothing'} ({e.reason})."
+    parts = []
+    for value, word in ((e.coins, "coins"), (e.points, "points"), (e.privileges, "privileges")):
+        if value:
+            sign = "+" if value > 0 else ""
+            label = {"coins": n.p_("taverna", "coins"), "points": n._("points"), "privileges": n._("privileges")}[word]
+            parts.append(f"{sign}{value} {label}")
+    return n._(
+        "{seat}: {parts} ({reason}).",
+        seat=n.seat(e.seat),
+        parts=", ".join(parts) or n._("nothing"),
+        reason=_reason(n, e.reason),
+    )
 
 
 def _placed(e: ev.CustomerPlaced, n: Names) -> str:
-    text = f"{n.seat(e.seat)} seated {n.term(e.people)} at {_tavern(n, e.tavern)}, table {e.table + 1}"
+    params = {"seat": n.seat(e.seat), "people": n.term(e.people), "tavern": _tavern(n, e.tavern), "table": e.table + 1}
+    text = n._("{seat} seated {people} at {tavern}, table {table}", **params)
     if e.replaced:
-        text += f", sending away the {n.term(e.replaced)} there"
-    return text + (" (Influence)." if e.influence else ".")
+        text += n._(", sending away the {people} there", people=n.term(e.replaced))
+    return text + (" " + n._("(Influence).") if e.influence else ".")
 
 
 def _deed(e: ev.DeedBought, n: Names) -> str:
-    text = (f"{n.seat(e.seat)} bought a deed of {_tavern(n, e.tavern)} for {e.price} coins "
-            f"({amount(e.points, 'point')})")
+    text = n.n_(
+        "{seat} bought a deed of {tavern} for {price} coins ({count} point)",
+        "{seat} bought a deed of {tavern} for {price} coins ({count} points)",
+        e.points,
+        seat=n.seat(e.seat),
+        tavern=_tavern(n, e.tavern),
+        price=e.price,
+    )
     if e.previous >= 0:
-        text += f"; {n.seat(e.previous)} got {e.refund} coins back"
+        text += n._("; {previous} got {refund} coins back", previous=n.seat(e.previous), refund=e.refund)
     return text + "."
 
 
 def _activated(e: ev.DignitaryActivated, n: Names) -> str:
-    how = "by discarding privileges" if e.via == "privileges" else "from the tavern"
-    cost = f" for {e.cost} coins" if e.cost else ""
-    return f"{n.seat(e.seat)} activated the {n.card(e.dignitary)} {how}{cost}, moving it to {_tavern(n, e.tavern)}."
+    params = {"seat": n.seat(e.seat), "dignitary": n.card(e.dignitary), "tavern": _tavern(n, e.tavern), "cost": e.cost}
+    if e.via == "privileges":
+        if e.cost:
+            return n._(
+                "{seat} activated the {dignitary} by discarding privileges for {cost} coins, moving it to {tavern}.",
+                **params,
+            )
+        return n._("{seat} activated the {dignitary} by discarding privileges, moving it to {tavern}.", **params)
+    if e.cost:
+        return n._(
+            "{seat} activated the {dignitary} from the tavern for {cost} coins, moving it to {tavern}.", **params
+        )
+    return n._("{seat} activated the {dignitary} from the tavern, moving it to {tavern}.", **params)
+
+
+def _dignitaries(e: ev.DignitariesPlaced, n: Names) -> str:
+    places = [n._("{dignitary} at {tavern}", dignitary=n.card(d), tavern=_tavern(n, t)) for d, t in e.places.items()]
+    return n._("Dignitaries placed: {places}.", places=", ".join(places))
+
+
+def _spell(n: Names, card: str) -> str:
+    """The spell's name, or "a spell" to a seat that may not see which (a message apart: the
+    extractor reads no message inside another's arguments)."""
+    return n.card(card, n._("a spell"))
 
 
 def _responders(e: ev.Responders, n: Names) -> str:
     if not e.seats:
-        return "No more instant spells: play goes on."
-    return f"{n.seats(e.seats)} may answer {MOMENTS.get(e.moment, e.moment)} with an instant spell."
-
-
-WINDOWS = {"picked": "the card just picked", "placed": "the customer just placed", "ending": "the turn's end"}
+        return n._("No more instant spells: play goes on.")
+    moment = n._(MOMENTS[e.moment]) if e.moment in MOMENTS else e.moment
+    return n._("{seats} may answer {moment} with an instant spell.", seats=n.seats(e.seats), moment=moment)
 
 
 def _favour_window(e: ev.FavourWindow, n: Names) -> str:
     if not e.seats:
-        return "No more royal favours from the other seats: play goes on."
-    return f"{n.seats(e.seats)} may use royal favours before {WINDOWS.get(e.moment, e.moment)}."
+        return n._("No more royal favours from the other seats: play goes on.")
+    moment = n._(WINDOWS[e.moment]) if e.moment in WINDOWS else e.moment
+    return n._("{seats} may use royal favours before {moment}.", seats=n.seats(e.seats), moment=moment)
+
+
+def _people_chosen(e: ev.PeopleChosen, n: Names) -> str:
+    params = {"role": n.term(e.role), "people": n.term(e.people)}
+    if e.seat >= 0:
+        return n._("The {role}'s people: {people} (chosen by {seat}).", seat=n.seat(e.seat), **params)
+    return n._("The {role}'s people: {people}.", **params)
+
+
+def _answered(e: ev.Answered, n: Names) -> str:
+    if e.cast is not None:
+        return n._("{seat} answered the prompt: cast {card}.", seat=n.seat(e.seat), card=n.card(e.cast.card))
+    return n._("{seat} answered the prompt: no instant spell.", seat=n.seat(e.seat))
+
+
+def _exchanged(e: ev.Exchanged, n: Names) -> str:
+    spells = n.n_("{count} spell", "{count} spells", e.spells)
+    privileges = n.n_("{count} privilege", "{count} privileges", e.privileges)
+    return n._(
+        "{seat} exchanged {spells} for coins and {privileges} for points.",
+        seat=n.seat(e.seat),
+        spells=spells,
+        privileges=privileges,
+    )
+
+
+def _over(e: ev.GameOver, n: Names) -> str:
+    scores = ", ".join(f"{n.seat(s)} {p}" for s, p in enumerate(e.scores))
+    return n._("The match is over ({scores} points). {winners} won.", scores=scores, winners=n.seats(e.winners))
 
 
 SENTENCES = {
-    ev.Shuffled: lambda e, n: "The spells, customers and royal favours were shuffled.",
-    ev.DignitariesPlaced: lambda e, n: "Dignitaries placed: "
-    + ", ".join(f"{n.card(d)} at {_tavern(n, t)}" for d, t in e.places.items()) + ".",
-    ev.FavoursRevealed: lambda e, n: f"Royal favours revealed at the castle: {n.cards(e.favours)}.",
-    ev.CustomersRevealed: lambda e, n: f"New customers available: {n.cards(e.cards)}.",
-    ev.SpellDrawn: lambda e, n: f"{n.seat(e.seat)} drew {n.card(e.card, 'a spell')}.",
-    ev.CurseDrawn: lambda e, n: f"{n.seat(e.seat)} drew the Curse and lost {amount(e.coins, 'coin')}.",
-    ev.PeopleChosen: lambda e, n: f"The {n.term(e.role)}'s people: {n.term(e.people)}"
-    + (f" (chosen by {n.seat(e.seat)})." if e.seat >= 0 else "."),
-    ev.DeedRoundsBegan: lambda e, n: f"Deed rounds: {n.seats(e.order)} in that order, then back.",
+    ev.Shuffled: lambda e, n: n._("The spells, customers and royal favours were shuffled."),
+    ev.DignitariesPlaced: _dignitaries,
+    ev.FavoursRevealed: lambda e, n: n._(
+        "Royal favours revealed at the castle: {favours}.", favours=n.cards(e.favours)
+    ),
+    ev.CustomersRevealed: lambda e, n: n._("New customers available: {cards}.", cards=n.cards(e.cards)),
+    ev.SpellDrawn: lambda e, n: n._("{seat} drew {card}.", seat=n.seat(e.seat), card=_spell(n, e.card)),
+    ev.CurseDrawn: lambda e, n: n.n_(
+        "{seat} drew the Curse and lost {count} coin.",
+        "{seat} drew the Curse and lost {count} coins.",
+        e.coins,
+        seat=n.seat(e.seat),
+    ),
+    ev.PeopleChosen: _people_chosen,
+    ev.DeedRoundsBegan: lambda e, n: n._("Deed rounds: {seats} in that order, then back.", seats=n.seats(e.order)),
     ev.DeedBought: _deed,
-    ev.DeedPassed: lambda e, n: f"{n.seat(e.seat)} could buy no deed and passed.",
-    ev.CustomerPicked: lambda e, n: f"{n.seat(e.seat)} picked the {n.card(e.card)} card and took "
-    f"{'an' if n.term(e.people)[:1] in 'AEIOU' else 'a'} {n.term(e.people)} tile.",
-    ev.CardChanged: lambda e, n: f"{n.seat(e.seat)} used {n.card(e.favour)}: the card now shows "
-    f"{listing([n.term(g) for g in e.guilds])} and {n.term(e.people)}.",
+    ev.DeedPassed: lambda e, n: n._("{seat} could buy no deed and passed.", seat=n.seat(e.seat)),
+    ev.CustomerPicked: lambda e, n: n._(
+        "{seat} picked the {card} card and took a {people} tile.",
+        seat=n.seat(e.seat),
+        card=n.card(e.card),
+        people=n.term(e.people),
+    ),
+    ev.CardChanged: lambda e, n: n._(
+        "{seat} used {favour}: the card now shows {guilds} and {people}.",
+        seat=n.seat(e.seat),
+        favour=n.card(e.favour),
+        guilds=listing(n.t, [n.term(g) for g in e.guilds]),
+        people=n.term(e.people),
+    ),
     ev.CustomerPlaced: _placed,
-    ev.CustomerMoved: lambda e, n: f"{n.seat(e.seat)} moved a customer from {_tavern(n, e.tavern)} to "
-    f"{_tavern(n, e.to_tavern)}.",
-    ev.LevelGained: lambda e, n: f"{n.seat(e.seat)} rose to level {e.level} on the {n.term(e.people)} track.",
+    ev.CustomerMoved: lambda e, n: n._(
+        "{seat} moved a customer from {tavern} to {to}.",
+        seat=n.seat(e.seat),
+        tavern=_tavern(n, e.tavern),
+        to=_tavern(n, e.to_tavern),
+    ),
+    ev.LevelGained: lambda e, n: n._(
+        "{seat} rose to level {level} on the {people} track.",
+        seat=n.seat(e.seat),
+        level=e.level,
+        people=n.term(e.people),
+    ),
     ev.Gained: _gained,
-    ev.PrivilegeClaimed: lambda e, n: f"{n.seat(e.seat)} took the privilege token of {_tavern(n, e.tavern)}.",
-    ev.GuildPlaced: lambda e, n: f"{n.seat(e.seat)} placed a {n.term(e.guild)} guild token at {_tavern(n, e.tavern)}.",
-    ev.FavourTaken: lambda e, n: f"{n.seat(e.seat)} took the royal favour {n.card(e.favour)}.",
-    ev.FavourUsed: lambda e, n: f"{n.seat(e.seat)} used the royal favour {n.card(e.favour)}.",
+    ev.PrivilegeClaimed: lambda e, n: n._(
+        "{seat} took the privilege token of {tavern}.", seat=n.seat(e.seat), tavern=_tavern(n, e.tavern)
+    ),
+    ev.GuildPlaced: lambda e, n: n._(
+        "{seat} placed a {guild} guild token at {tavern}.",
+        seat=n.seat(e.seat),
+        guild=n.term(e.guild),
+        tavern=_tavern(n, e.tavern),
+    ),
+    ev.FavourTaken: lambda e, n: n._("{seat} took {favour}.", seat=n.seat(e.seat), favour=n.card(e.favour)),
+    ev.FavourUsed: lambda e, n: n._("{seat} used {favour}.", seat=n.seat(e.seat), favour=n.card(e.favour)),
     ev.DignitaryActivated: _activated,
-    ev.DignitaryMoved: lambda e, n: f"{n.seat(e.seat)} moved the {n.card(e.dignitary)} to {_tavern(n, e.tavern)}.",
-    ev.SpellCast: lambda e, n: f"{n.seat(e.seat)} cast {n.card(e.card)} for {amount(e.cost, 'coin')}.",
-    ev.SpellSold: lambda e, n: f"{n.seat(e.seat)} sold {n.card(e.card, 'a spell')} face down.",
-    ev.ExtraSpell: lambda e, n: f"{n.seat(e.seat)} may cast a second spell this turn.",
+    ev.DignitaryMoved: lambda e, n: n._(
+        "{seat} moved the {dignitary} to {tavern}.",
+        seat=n.seat(e.seat),
+        dignitary=n.card(e.dignitary),
+        tavern=_tavern(n, e.tavern),
+    ),
+    ev.SpellCast: lambda e, n: n.n_(
+        "{seat} cast {card} for {count} coin.",
+        "{seat} cast {card} for {count} coins.",
+        e.cost,
+        seat=n.seat(e.seat),
+        card=n.card(e.card),
+    ),
+    ev.SpellSold: lambda e, n: n._("{seat} sold {card} face down.", seat=n.seat(e.seat), card=_spell(n, e.card)),
+    ev.ExtraSpell: lambda e, n: n._("{seat} may cast a second spell this turn.", seat=n.seat(e.seat)),
     ev.Responders: _responders,
     ev.FavourWindow: _favour_window,
-    ev.WindowPassed: lambda e, n: f"{n.seat(e.seat)} uses no more royal favours now.",
-    ev.Answered: lambda e, n: f"{n.seat(e.seat)} answered the prompt: "
-    + (f"cast {n.card(e.cast.card)}." if e.cast is not None else "no instant spell."),  # its seat alone reads it
-    ev.AutoPassSet: lambda e, n: f"{n.seat(e.seat)} turned always-pass {'on' if e.on else 'off'}.",  # likewise
-    ev.TurnEnded: lambda e, n: f"{n.seat(e.seat)} ended their turn.",
-    ev.Exchanged: lambda e, n: f"{n.seat(e.seat)} exchanged {amount(e.spells, 'spell')} for coins and "
-    f"{amount(e.privileges, 'privilege')} for points.",
-    ev.RoyalOrder: lambda e, n: f"Royal scoring order: {n.seats(e.order)}.",
-    ev.ScoringChosen: lambda e, n: f"{n.seat(e.seat)} chose the {n.term(e.option)} scoring: "
-    f"{amount(e.points, 'point')}.",
-    ev.PeopleScored: lambda e, n: f"{n.seat(e.seat)}'s people tracks scored {sum(e.points)} points.",
-    ev.GameOver: lambda e, n: "The match is over ("
-    + ", ".join(f"{n.seat(s)} {p}" for s, p in enumerate(e.scores)) + f" points). {n.seats(e.winners)} won.",
+    ev.WindowPassed: lambda e, n: n._("{seat} uses no more royal favours now.", seat=n.seat(e.seat)),
+    ev.Answered: _answered,  # its seat alone reads it
+    ev.AutoPassSet: lambda e, n: (
+        n._("{seat} turned always-pass on.", seat=n.seat(e.seat))
+        if e.on
+        else n._("{seat} turned always-pass off.", seat=n.seat(e.seat))
+    ),  # likewise
+    ev.TurnEnded: lambda e, n: n._("{seat} ended their turn.", seat=n.seat(e.seat)),
+    ev.Exchanged: _exchanged,
+    ev.RoyalOrder: lambda e, n: n._("Royal scoring order: {seats}.", seats=n.seats(e.order)),
+    ev.ScoringChosen: lambda e, n: n.n_(
+        "{seat} chose the {option} scoring: {count} point.",
+        "{seat} chose the {option} scoring: {count} points.",
+        e.points,
+        seat=n.seat(e.seat),
+        option=n.term(e.option),
+    ),
+    ev.PeopleScored: lambda e, n: n._(
+        "{seat}'s people tracks scored {points} points.", seat=n.seat(e.seat), points=sum(e.points)
+    ),
+    ev.GameOver: _over,
 }

@@ -1,5 +1,6 @@
-"""The ``tavern`` command (``main.py``) and its subcommands: serve and worker (``serve.py``),
-simulate, audit and replay. The top entrypoint: may import anything in ``services``."""
+"""The ``tavern`` command (``main.py``) and its subcommands: serve (``serve.py``), worker
+(``worker.py``), both started alike (``startup.py``), simulate, audit and replay. The top
+entrypoint: may import anything in ``services``."""
 
 from services.cli.main import main
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.kernel import fold
-from projections.audit import AuditFailure, audit, verify_chain
+from projections.audit import Anchors, AuditFailure, audit, verify_chain
+from projections.receipts import SIGNING_KEY_PATH, SigningKey, public_key
 from projections.views import envelope
 
 
@@ -22,13 +25,56 @@ def _read(path: str) -> bytes | None:
         return None
 
 
-def run_audit(path: str) -> int:
-    """Print a report; exit 1 at the first failure, naming the line, the version and why."""
+def _key(given: str | None, url: str | None) -> Ed25519PublicKey | None:
+    """The public key: given (its hex, or a file with its hex or the well-known route's JSON), or
+    fetched from the service at ``url``; ValueError saying what is wrong."""
+    text = given
+    if url is not None:
+        where = url.rstrip("/") + SIGNING_KEY_PATH
+        try:
+            with urllib.request.urlopen(where, timeout=10) as answer:
+                text = answer.read().decode()
+        except (OSError, UnicodeDecodeError) as problem:
+            raise ValueError(f"cannot fetch the key from {where}: {problem}") from None
+    elif given is not None and Path(given).is_file():
+        text = Path(given).read_text()
+    if text is None:
+        return None
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            text = msgspec.json.decode(text, type=SigningKey).public_key
+        except msgspec.DecodeError as problem:
+            raise ValueError(f"not the signing key's JSON: {problem}") from None
+    return public_key(text.lower())
+
+
+def _receipts(given: list[str]) -> tuple[tuple[int, str], ...]:
+    found = []
+    for text in given:
+        version, _, value = text.partition(":")
+        if not version.isdigit() or len(value) != 64:
+            raise ValueError(f"a receipt is VERSION:RECEIPT (64 hex), not {text!r}")
+        found.append((int(version), value.lower()))
+    return tuple(found)
+
+
+def run_audit(
+    path: str, key: str | None = None, key_from: str | None = None, receipts: list[str] | None = None,
+    last_hash: str | None = None,
+) -> int:
+    """Print a report; exit 1 at the first failure, naming the line, the version and why (2: a file
+    or a key that cannot be read)."""
     data = _read(path)
     if data is None:
         return 2
     try:
-        report = audit(data, now=time.time())
+        anchors = Anchors(_key(key, key_from), _receipts(receipts or []), last_hash and last_hash.lower())
+    except ValueError as problem:
+        print(f"tavern: {problem}", file=sys.stderr)
+        return 2
+    try:
+        report = audit(data, now=time.time(), anchors=anchors)
     except AuditFailure as failure:
         print(f"AUDIT FAILED {path}: {failure}", file=sys.stderr)
         return 1
@@ -41,6 +87,7 @@ def run_audit(path: str) -> int:
     print(f"  rules: {report.opening_events} opening events drawn again from the seed,")
     print(f"         {report.commands} commands decided again, every event the same")
     print(f"  result: winners {winners}")
+    print(f"  end: {report.signature}; {report.receipts} receipt(s) or last hash checked")
     return 0
 
 

@@ -25,7 +25,7 @@ def simulate(
     events = 0
     started = time.perf_counter()
     for index in range(matches):
-        table = play(game, setup, match_seed(seed, index), [make_bot(game, kind) for kind in kinds])
+        table = play(game, setup, match_seed(seed, index), [make_bot(game, kind, setup.options) for kind in kinds])
         events += table.version
         line = {
             "game": game.id,

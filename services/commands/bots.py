@@ -1,5 +1,7 @@
 """Bot seats: played by the projection job right after it writes a match's views, each bot
-deciding from its seat's view envelope (what that seat's player would see) and legal only.
+deciding from its seat's view envelope (what that seat's player would see) and legal only. The
+same job sends the commands a person's own private setting sends for it (``Game.automatic``:
+Taverna's "always pass"), each as that seat's command in entries of its own.
 
 Played there, a bot turn is under the projector's lease: a worker killed after the views and
 before the bot's command is redone by the next job, and the idempotency key stops a double."""
@@ -16,6 +18,7 @@ from domain.kernel.online import bot_seats
 from projections.views import field
 from services.commands.handling import Handler
 from services.commands.matches import Match
+from services.commands.outcomes import Accepted
 from services.commands.timeouts import deserted
 from services.ops import logs
 
@@ -48,18 +51,27 @@ class Bots:
         game = match.game
         decoder = self._types.get(game.id)
         if decoder is None:
-            decoder = self._types[game.id] = msgspec.json.Decoder(SeatView[game.view_type, game.command_type])
+            view: Any = SeatView[game.view_type, game.command_type]  # type: ignore[name-defined]  # generic at run time
+            decoder = self._types[game.id] = msgspec.json.Decoder(view)
         if deserted(match, state):
             return  # every person has gone: the bots do not play on for nobody (timeouts.py abandons it)
-        for seat in sorted({*match.bots, *bot_seats(state)}):
+        played = {*match.bots, *bot_seats(state)}
+        for seat in sorted(played):
             seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
             if not seen.legal:
                 continue
             # a seat created as a bot plays the kind the match was created with; a person's seat
             # handed to a bot (left, timed out for good, conceded) the strongest the game has
-            bot = make_bot(game, match.bot_kind if seat in match.bots else fallback_bot(game))
+            bot = make_bot(game, match.bot_kind if seat in match.bots else fallback_bot(game), match.setup.options)
             command = bot.choose(seen.view, seen.legal, Rng(match.seed, version, f"bot:{seat}"))
-            # the key makes a redo (a worker killed after sending) send nothing twice
-            answer = await self.handler.submit(match, seat, command, idempotency=idempotency_key(version), system=True)
-            if answer.status != 200:
-                log.info("bot_refused", match_id=match.id, seat=seat, status=answer.status)
+            await self.send(match, seat, command, version)
+        if game.automatic is not None:
+            for seat in sorted(set(range(match.setup.seats)) - played):
+                if (command := game.automatic(state, seat)) is not None:
+                    await self.send(match, seat, command, version)
+
+    async def send(self, match: Match, seat: int, command: Any, version: int) -> None:
+        # the key makes a redo (a worker killed after sending) send nothing twice
+        outcome = await self.handler.submit(match, seat, command, idempotency=idempotency_key(version), system=True)
+        if not isinstance(outcome, Accepted):
+            log.info("bot_refused", match_id=match.id, seat=seat, code=outcome.code)

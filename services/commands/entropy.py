@@ -24,33 +24,26 @@ class Contributed(msgspec.Struct):
     opened: bool  # True once the opening deal is in the log
 
 
-def key(match_id: str) -> str:
-    """Hash: seat -> its contribution, until the opening (same hash tag as the match's other keys)."""
-    return f"match:{{{match_id}}}:entropy"
-
-
 async def contribute(
     matches: Matches, folds: Folds, match: Match, seat: int | None, body: bytes, depth: int = JSON_DEPTH
 ) -> Contributed:
     """Keep one seat's contribution; the last one missing opens the match (the caller then has its
     views projected). Refused otherwise."""
     if seat is None:
-        raise Refused(403, "spectator", "a spectator has no entropy to give")
+        raise Refused("forbidden", "spectator", "a spectator has no entropy to give")
     try:
         given = strict.decode(body, Contribution, depth)
     except strict.Malformed as problem:
-        raise Refused(400, "bad_request", str(problem)) from problem
+        raise Refused("invalid", "bad_request", str(problem)) from problem
     if not 1 <= len(given.entropy) <= 256:
-        raise Refused(400, "bad_request", "entropy is 1 to 256 characters")
+        raise Refused("invalid", "bad_request", "entropy is 1 to 256 characters")
     if seat not in match.entropy_seats:
-        raise Refused(422, "entropy_not_expected", "this match does not wait for this seat's entropy")
+        raise Refused("unprocessable", "entropy_not_expected", "this match does not wait for this seat's entropy")
     if (await folds.load(match)).version > 0:
-        raise Refused(422, "match_started", "the opening deal is done: entropy is taken before it only")
-    redis = matches.redis
-    if not await redis.hsetnx(key(match.id), str(seat), given.entropy):
-        raise Refused(422, "entropy_already_given", "this seat has sent its entropy")
-    stored = await redis.hgetall(key(match.id))
-    entropy = {k.decode(): v.decode() for k, v in stored.items()}
+        raise Refused("unprocessable", "match_started", "the opening deal is done: entropy is taken before it only")
+    if not await matches.entropy.give(match.id, seat, given.entropy):
+        raise Refused("unprocessable", "entropy_already_given", "this seat has sent its entropy")
+    entropy = await matches.entropy.given(match.id)
     missing = [other for other in match.entropy_seats if str(other) not in entropy]
     if not missing:
         await matches.open(match, entropy)  # False when a concurrent last contribution won

@@ -57,10 +57,12 @@ class Folds:
         self._capacity = capacity
         self.on_lost = on_lost  # told the id of a match whose log Redis lost (the meta cache drops it)
 
-    def clear(self) -> None:
-        """Forget every fold (Redis restarted: what it holds now is read again)."""
+    def clear(self) -> list[str]:
+        """Forget every fold (Redis restarted: what it holds now is read again); the ids forgotten."""
+        known = list(self._cache)
         self._cache.clear()
         self._recent.clear()
+        return known
 
     def start(self, match: Match) -> Folded:
         start = clocks.start(match.clock, match.setup.seats) if match.clock else ()
@@ -119,20 +121,27 @@ class Folds:
         starts = [self._cache.get(match.id) or self.start(match) for match in matches]
         tails: dict[str, list[Record]] = {}
         since: dict[str, int] = {}
-        for match, folded in zip(matches, starts, strict=True):
+        for index, (match, folded) in enumerate(zip(matches, starts, strict=True)):
             tail = known.get(match.id)
             if tail is not None and tail.after <= folded.version:
-                tails[match.id] = _past(folded, tail.records)
-            else:
-                since[match.id] = max(0, folded.version - 1)  # the cached entry too, checked
+                if _continues(folded, tail):
+                    tails[match.id] = _past(folded, tail.records)
+                    continue
+                self.lost(match.id)  # the log is not the one folded (Redis came back older): again
+                starts[index] = self.start(match)
+            since[match.id] = max(0, starts[index].version - 1)  # the cached entry too, checked
         if since:
             read = await self.store.read_tails(since)
+            lost = {}
             for index, match in enumerate(matches):
                 if match.id in read:
                     if not _intact(starts[index], read[match.id]):
                         self.lost(match.id)
                         starts[index] = self.start(match)
+                        lost[match.id] = 0
                     tails[match.id] = _past(starts[index], read[match.id])
+            if lost:  # read from the start: what was read began at the version the cache held
+                tails.update(await self.store.read_tails(lost))
         return [
             self.keep(match, self.apply(match, folded, tails[match.id]))
             for match, folded in zip(matches, starts, strict=True)
@@ -159,6 +168,18 @@ def _intact(folded: Folded, records: list[Record]) -> bool:
     if folded.version == 0:
         return True
     return bool(records) and records[0].envelope.version == folded.version and records[0].hash == folded.last_hash
+
+
+def _continues(folded: Folded, tail: Tail) -> bool:
+    """Whether ``tail`` (read after a version at or below the folded one) is of the log folded: it
+    holds the folded entry unchanged, or, read from just past it, its first entry chains onto it; a
+    log that ends below the fold, or whose entries differ, is not (Redis came back older)."""
+    if folded.version == 0:
+        return True
+    if tail.after == folded.version:
+        return not tail.records or tail.records[0].envelope.prev == folded.last_hash
+    at = folded.version - tail.after - 1  # the folded entry's place in the tail
+    return len(tail.records) > at and tail.records[at].hash == folded.last_hash
 
 
 def _past(folded: Folded, records: list[Record]) -> list[Record]:

@@ -1,4 +1,5 @@
-"""Command handling: decode, decide against the current fold, append conditionally, answer.
+"""Command handling: decode, decide against the current fold, append conditionally, say what came of it
+(services/commands/outcomes.py).
 
 A conflict (another command appended first: normal in simultaneous phases) means: reload the
 tail, decide again, a bounded number of times. A refused command appends nothing.
@@ -9,39 +10,32 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from dataclasses import dataclass
 from typing import Annotated, Any, Union, get_args
 
 import msgspec
-from redis import exceptions as redis_errors
 
 from domain.kernel import Command, Rng, RulesError
 from domain.kernel.online import SERVICE_COMMANDS, bot_seats
+from projections.chain import Cause
+from projections.i18n import N_
+from projections.receipts import receipt
 from services.commands.folds import Folded, Folds, MatchLost
 from services.commands.matches import Match
-from services.commands.schemas import Accepted, ErrorBody, error
+from services.commands.outcomes import Accepted, Contention, Ended, Outcome, Rejected, Stale, decode, encode
 from services.commands.stale import unchanged_for
 from services.commands.strict import MAX_VERSION, REFUSED, nesting_within
 from services.ops import logs
 from services.ops.limits import JSON_DEPTH
 from services.ops.metrics import Metrics
-from services.store import keys
-from services.store.event_store import Cause, EventStore, seal
-
-# what an append may fail with after it ran: the connection lost, no reply in time, too few replicas
-UNSURE = (redis_errors.ConnectionError, redis_errors.TimeoutError)
+from services.store.event_store import EventStore, seal
+from services.store.idempotency import Idempotency
+from services.store.outage import UNSURE
 
 log = logs.get("tavern.commands")
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    status: int
-    body: bytes
-
-
 class BadCommand(Exception):
-    """Not a command of this game (API.md's 400)."""
+    """Not a command of this game (the gateway answers 400 bad_command)."""
 
 
 _typed: dict[str, msgspec.json.Decoder] = {}  # game id -> a decoder of its commands
@@ -74,7 +68,7 @@ def decode_command(match: Match, body: bytes, depth: int = JSON_DEPTH) -> tuple[
             return decoder.decode(body), None
         versioned, own = _versioned.get(game.id) or _versioned.setdefault(game.id, _with_version(game.command_type))
         sent = versioned.decode(body)
-        kind = own[type(sent)]
+        kind: Any = own[type(sent)]  # a command Struct of the game's union
         return kind(**{name: getattr(sent, name) for name in kind.__struct_fields__}), sent.expected_version
     except REFUSED:
         pass
@@ -96,7 +90,7 @@ class Handler:
         self.folds = folds
         self.metrics = metrics
         self.attempts = attempts
-        # .appended(match_id, enqueue): after an append, make sure the projection will run
+        # .appended(match_id, marked): after an append, make sure the projection will run
         self.projection = projection
         # match id -> the fold after the newest command of this process still being appended.
         # The next command is decided after it rather than waiting: simultaneous seats' commands
@@ -117,26 +111,25 @@ class Handler:
         idempotency: str | None = None,
         system: bool = False,
         exact: bool = False,
-    ) -> Answer:
+    ) -> Outcome:
         """``system``: sent by the service itself (a bot seat's move, a timeout), not by a client.
-        ``exact``: a stale ``expected_version`` is a 409 even where the seat's options are
+        ``exact``: a stale ``expected_version`` is Stale even where the seat's options are
         unchanged (services/commands/stale.py); always so for the service's own commands, whose
         version is the one their due time was judged at (a timeout, an abandonment)."""
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
-            answer = await self._submit(
+            outcome = await self._submit(
                 match, seat, command, expected, idempotency, command_id, system, exact or system
             )
             kind = type(command).__name__
-            if answer.status == 200:
+            if isinstance(outcome, Accepted):
                 self.metrics.command(match.game.id, kind, "accepted")
-                log.info("command", type=kind, status=200)
+                log.info("command", type=kind, outcome="accepted")
             else:
-                code = _code.decode(answer.body).error.code
-                outcome = {409: "conflict", 422: "refused"}.get(answer.status, str(answer.status))
-                self.metrics.command(match.game.id, kind, outcome, code)
-                log.info("command", type=kind, status=answer.status, code=code)
-            return answer
+                said = "refused" if isinstance(outcome, Rejected) else "conflict"
+                self.metrics.command(match.game.id, kind, said, outcome.code)
+                log.info("command", type=kind, outcome=said, code=outcome.code)
+            return outcome
 
     async def _submit(
         self,
@@ -148,18 +141,18 @@ class Handler:
         command_id: str,
         system: bool,
         exact: bool = False,
-    ) -> Answer:
+    ) -> Outcome:
         if match.ended or match.archived:
-            return _ENDED
-        idem_key = keys.idempotency(match.id, seat, idempotency) if idempotency is not None else None
+            return Ended()
+        idem_key = Idempotency(match.id, seat, idempotency) if idempotency is not None else None
         if idem_key is not None:
             prior = await self.store.recall(idem_key)
             if prior is not None:
                 # the first try's append may have been cut off before it marked its match dirty
                 await self.projection.appended(match.id)
-                return _decode_answer(prior)
+                return await self._replayed(idem_key, prior)
         if isinstance(command, SERVICE_COMMANDS) and not system:
-            return Answer(422, error("system_command", "timeouts and abandonment are the service's to send"))
+            return Rejected("system_command", N_("timeouts and abandonment are the service's to send"))
         game = match.game
         cause = Cause(command_id, seat, idempotency, command)
         # First try the cached fold without reading Redis: the append is conditional anyway, and
@@ -168,7 +161,7 @@ class Handler:
         folded = self._tips.get(match.id) or self.folds.cached(match)
         for _ in range(self.attempts):
             fresh = folded is None or (expected is not None and expected > folded.version)
-            if fresh:
+            if folded is None or fresh:  # (the same test, said so that the type checker sees folded set)
                 try:
                     folded = await self.folds.load(match)
                 except MatchLost:
@@ -176,7 +169,7 @@ class Handler:
                     raise
             if expected is not None and expected != folded.version:
                 # a version this process has seen passed is answered from what it knows, without
-                # reading Redis: decided anyway if the seat's options are the same, else a 409
+                # reading Redis: decided anyway if the seat's options are the same, else Stale
                 # naming the newest version appended (never an append still in flight)
                 then = None if exact or expected > folded.version else self.folds.at(match, expected)
                 if then is None or not unchanged_for(game, seat, then.state, folded.state):
@@ -189,8 +182,7 @@ class Handler:
                         folded = None  # past what this process knows: read what is appended
                         continue
                     else:
-                        at = known.version
-                        return Answer(409, error("stale_version", f"the match is at version {at}", at))
+                        return Stale(known.version)
             deciding = time.perf_counter()
             try:
                 if folded.version == 0 and match.lobby == "open":  # docs/online-play.md
@@ -205,15 +197,16 @@ class Handler:
                 if not fresh:
                     folded = None
                     continue
-                answer = Answer(422, error(refusal.code, refusal.message))
+                rejected = Rejected(refusal.code, refusal.message, refusal.template, refusal.params)
                 if idem_key is None:
-                    return answer
-                return _decode_answer(await self.store.remember(idem_key, _encode_answer(answer)))
+                    return rejected
+                return decode(await self.store.remember(idem_key, encode(rejected)))
             self.metrics.decide_seconds.observe(time.perf_counter() - deciding)
             records = seal(events, folded.version + 1, folded.last_hash, cause)
             version = folded.version + len(records)
             shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
-            answer = Answer(200, msgspec.json.encode(Accepted(version, shown)))
+            last_hash = records[-1].hash if records else folded.last_hash
+            accepted = Accepted(version, shown, receipt(match.seed, match.id, version, last_hash))
             after = self.folds.apply(match, folded, records)
             # the next command is decided after this one, unless this one was decided behind an
             # append in flight (an expected version): it fails if that one lands, so nothing chains on it
@@ -223,7 +216,7 @@ class Handler:
                 self._tips[match.id] = after
             started = time.perf_counter()
             try:
-                appended = await self.store.append(match.id, folded.version, records, idem_key, _encode_answer(answer))
+                appended = await self.store.append(match.id, folded.version, records, idem_key, encode(accepted))
             except UNSURE:
                 # the append may have run (a reply lost, a WAIT short of replicas): have the match
                 # projected in case it did, or its views would wait for the next command
@@ -236,31 +229,24 @@ class Handler:
             self.metrics.append_seconds.observe(time.perf_counter() - started)
             if appended.outcome == "ok":
                 self.folds.keep(match, after)
-                await self.projection.appended(match.id, appended.enqueue)
-                return answer
+                await self.projection.appended(match.id, appended.marked)
+                return accepted
             if chained:
                 self._tips.pop(match.id, None)  # those decided after this one fail as well
             if appended.outcome == "duplicate":
-                return _decode_answer(appended.prior)
-            if appended.outcome == "ended":
-                return _ENDED
+                assert idem_key is not None, "append.lua finds a duplicate only under a key"
+                return await self._replayed(idem_key, appended.prior)
+            if appended.outcome == "ended":  # abandoned (closed by the archiver) or archived (append.lua)
+                return Ended()
             folded = None  # a conflict: reload the tail and decide again
             if expected is not None:
-                return Answer(
-                    409, error("stale_version", f"the match is at version {appended.version}", appended.version)
-                )
-        return Answer(409, error("contention", "the match changed under every attempt; send it again", None))
+                return Stale(appended.version)
+        return Contention()
 
-
-_code = msgspec.json.Decoder(ErrorBody)  # a refusal's code, for its log line and metric
-# abandoned (closed by the archiver) or archived: the log takes nothing more (append.lua)
-_ENDED = Answer(409, error("match_ended", "the match has ended and takes no more commands", None))
-
-
-def _encode_answer(answer: Answer) -> bytes:
-    return b"%d " % answer.status + answer.body
-
-
-def _decode_answer(stored: bytes) -> Answer:
-    status, _, body = stored.partition(b" ")
-    return Answer(int(status), body)
+    async def _replayed(self, idem_key: Idempotency, kept: bytes) -> Outcome:
+        """A kept outcome, answered again: an acceptance only once replicated as a fresh append is
+        (EventStore.confirm); a refusal changed nothing, and a retry after its loss decides it again."""
+        outcome = decode(kept)
+        if isinstance(outcome, Accepted):
+            await self.store.confirm(idem_key, kept)
+        return outcome

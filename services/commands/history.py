@@ -9,14 +9,14 @@ empty read: the log key is gone, so it looks the match up again.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import msgspec
 
 from projections.chain import Envelope, ExportEntry
+from projections.receipts import SIGNATURE_LINE
 from services.commands.folds import Folded, Folds, MatchLost
 from services.commands.matches import Match, Matches
-from services.store import archive, keys
+from services.store import archive
 from services.store.event_store import EventStore, Record
 
 _entry = msgspec.json.Decoder(ExportEntry)
@@ -24,15 +24,14 @@ _envelope = msgspec.json.Decoder(Envelope)
 
 
 class History:
-    def __init__(self, matches: Matches, store: EventStore, folds: Folds, redis: Any) -> None:
+    def __init__(self, matches: Matches, store: EventStore, folds: Folds) -> None:
         self.matches = matches
         self.store = store
         self.folds = folds
-        self.redis = redis
 
     async def current(self, match: Match) -> Match:
         """The match as it is now: archived if its log has left Redis since ``match`` was read."""
-        if match.archived or await self.redis.exists(keys.log(match.id)):
+        if match.archived or await self.store.holds(match.id):
             return match
         self.matches.forget(match.id)
         return await self.matches.get(match.id) or match
@@ -83,6 +82,8 @@ def records_of_export(data: bytes) -> list[Record]:
     json.loads(lines[0])  # the header: checked to be JSON, its seed is the meta's
     records = []
     for line in lines[1:]:
+        if line.startswith(SIGNATURE_LINE):
+            break  # the signed head, last (projections/receipts.py): no entry
         entry = _entry.decode(line)
         body = entry.body.encode()
         records.append(Record(_envelope.decode(body), body, entry.hash))

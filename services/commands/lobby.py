@@ -9,26 +9,30 @@ Whoever joins gets that seat's token, answered to them only; the host never sees
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from redis.exceptions import WatchError
 
 from services.commands import tokens
 from services.commands.clocks import ClockOption
 from services.commands.folds import Folds
 from services.commands.matches import Match, Matches, from_fields
 from services.commands.open_matches import Holder
+from services.commands.player_events import MatchStarted, encode
 from services.commands.players import Player, Players, at_table
 from services.commands.refused import Refused
 from services.ops import logs
-from services.store import keys
+from services.store.lobby import LobbyListings
+from services.store.match_meta import MatchMetas
+from services.store.player_events import PlayerEvents
 
 log = logs.get("tavern.lobby")
 # A match closed before its start keeps its meta this long, so that whoever looks at it hears
 # match_closed, then leaves Redis: nothing was dealt, so there is nothing to archive.
 CLOSED_KEPT_S = 3600
+ATTEMPTS = 50  # reads of a lobby match's meta a change is decided on before it gives up (contention)
 
 
 class Joined(msgspec.Struct):
@@ -79,8 +83,18 @@ class _Change:
 
 
 class Lobby:
-    def __init__(self, redis: Any, matches: Matches, players: Players, folds: Folds) -> None:
-        self.redis = redis
+    def __init__(
+        self,
+        listings: LobbyListings,
+        metas: MatchMetas,
+        matches: Matches,
+        players: Players,
+        folds: Folds,
+        events: PlayerEvents | None = None,
+    ) -> None:
+        self.events = events  # each seated player hears its match started (docs/bots.md)
+        self.listings = listings
+        self.metas = metas
         self.matches = matches
         self.players = players
         self.folds = folds
@@ -88,20 +102,14 @@ class Lobby:
     async def listed(self, match: Match) -> None:
         """Put a just created lobby match on the lists: the waiting one, and if public the lobby's."""
         if match.lobby == "open":
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.zadd(keys.LOBBY_WAITING, {match.id: match.created})
-                if not match.invite:
-                    pipe.zadd(keys.lobby(None), {match.id: match.created})
-                    pipe.zadd(keys.lobby(match.game.id), {match.id: match.created})
-                await pipe.execute()
+            await self.listings.add(match.id, match.game.id, match.created, public=not match.invite)
 
     async def close_waiting(self, now: float, older_than_s: float, batch: int) -> int:
         """Close the lobby matches created more than ``older_than_s`` ago and still waiting for
         players (nobody came): as if the host had left, their creators' quota slots given back.
         How many were looked at (a full batch: sweep again)."""
-        due = await self.redis.zrangebyscore(keys.LOBBY_WAITING, "-inf", now - older_than_s, start=0, num=batch)
-        for raw in due:
-            match_id = raw.decode()
+        due = await self.listings.waiting_since(now - older_than_s, batch)
+        for match_id in due:
             try:
                 await self._change(match_id, _close_waiting)
             except Refused:  # started, closed or gone meanwhile: only its listing is left to clear
@@ -112,7 +120,7 @@ class Lobby:
         return len(due)
 
     async def page(self, game: str | None, offset: int, limit: int) -> LobbyPage:
-        ids = [raw.decode() for raw in await self.redis.zrange(keys.lobby(game), offset, offset + limit)]
+        ids = await self.listings.page(game, offset, limit + 1)
         more = len(ids) > limit
         entries = []
         for match_id in ids[:limit]:
@@ -137,22 +145,24 @@ class Lobby:
 
         def change(match: Match) -> _Change:
             if match.invite and (invite is None or tokens.digest(invite) != match.invite):
-                raise Refused(404, "unknown_invite", "a private match is joined with its invite code")
+                raise Refused("not_found", "unknown_invite", "a private match is joined with its invite code")
             held = [s for s, holder in match.players.items() if holder == player.id]
             if held:
                 return _rejoin(match, held[0], seat, token)
+            if player.bot:  # docs/bots.md: a bot plays the matches of the challenges it accepted
+                raise Refused("forbidden", "bot_lobby", "a bot account plays through challenges, not the lobby")
             free = [s for s in match.open_seats if s not in match.players]
             if not free:  # the last join started it: full, rather than started by its host with bots
-                raise Refused(409, "match_full", "every seat of this match is taken")
+                raise Refused("conflict", "match_full", "every seat of this match is taken")
             _must_be_open(match)
             mine = [s for s in free if match.reserved.get(s) == player.id]
             anyones = [s for s in free if s not in match.reserved]
             taken = (mine or anyones or free)[0] if seat is None else seat
             if taken not in free:
                 code = "seat_taken" if taken in match.open_seats else "not_open_seat"
-                raise Refused(409, code, f"seat {taken} is not free to join")
+                raise Refused("conflict", code, "seat {seat} is not free to join", seat=taken)
             if match.reserved.get(taken, player.id) != player.id:
-                raise Refused(409, "seat_reserved", f"seat {taken} is kept for another player")
+                raise Refused("conflict", "seat_reserved", "seat {seat} is kept for another player", seat=taken)
             fields = {f"player:{taken}": player.id, f"token:{taken}": tokens.digest(token)}
             full = len(free) == 1
             if full:
@@ -170,7 +180,7 @@ class Lobby:
             _must_be_open(match)
             seats = [seat for seat, held in match.players.items() if held == player.id]
             if not seats:
-                raise Refused(409, "not_seated", "this player holds no seat of this match")
+                raise Refused("conflict", "not_seated", "this player holds no seat of this match")
             if player.id == match.host:  # the table goes with its host
                 return _Change({"lobby": "cancelled"}, [], Left(match.id, seats[0], True))
             return _Change({}, [f"player:{seats[0]}", f"token:{seats[0]}"], Left(match.id, seats[0], False))
@@ -186,7 +196,7 @@ class Lobby:
 
         def change(match: Match) -> _Change:
             if match.host != player.id:
-                raise Refused(403, "not_host", "only the match's host starts it")
+                raise Refused("forbidden", "not_host", "only the match's host starts it")
             _must_be_open(match)
             bots = sorted({*match.bots, *(s for s in match.open_seats if s not in match.players)})
             return _Change({"lobby": "started", "bots": json.dumps(bots)}, [], Started(match.id, bots))
@@ -202,14 +212,14 @@ class Lobby:
         of open matches; everyone who asks joins it and hears its own seat's token."""
         match = await self.matches.get(match_id)
         if match is None:
-            raise Refused(404, "no_such_match", "no such match")
+            raise Refused("not_found", "no_such_match", "no such match")
         folded = await self.folds.load(match)
         if match.game.result(folded.state) is None:
-            raise Refused(409, "match_running", "a rematch follows a finished match")
+            raise Refused("conflict", "match_running", "a rematch follows a finished match")
         seats = match.setup.seats
         if player.id not in match.players.values():
-            raise Refused(403, "not_a_player", "only a registered player of the match asks for its rematch")
-        existing = await self.redis.hget(keys.meta(match.id), "rematch")
+            raise Refused("forbidden", "not_a_player", "only a registered player of the match asks for its rematch")
+        existing = await self.metas.field(match.id, "rematch")
         if existing is None:
             moved = {(seat + 1) % seats: held for seat, held in match.players.items()}
             bots = sorted((seat + 1) % seats for seat in match.bots)
@@ -219,63 +229,54 @@ class Lobby:
                 open_seats=[seat for seat in range(seats) if seat not in bots and seat != mine],
                 host=player.id, clock=msgspec.to_builtins(match.clock) if match.clock else None,
                 reserved={seat: held for seat, held in moved.items() if seat != mine}, holders=holders,
+                rated=not match.unrated,
             )
-            if await self.redis.hsetnx(keys.meta(match.id), "rematch", created.match.id):
+            if await self.metas.set_once(match.id, "rematch", created.match.id):
                 token = created.seat_tokens[mine]
                 assert token is not None
                 log.info("rematch", match_id=match.id, rematch=created.match.id)
                 if created.match.lobby == "open":  # kept for its players, not listed: it waits for them
-                    await self.redis.zadd(keys.LOBBY_WAITING, {created.match.id: created.match.created})
+                    await self.listings.add(created.match.id, match.game.id, created.match.created, public=False)
                 return Joined(created.match.id, mine, token, not created.match.lobby)
-            await self.redis.hset(keys.meta(created.match.id), "lobby", "cancelled")  # another was first
+            await self.metas.set_field(created.match.id, "lobby", "cancelled")  # another was first
             await self._closed(created.match.id)
-            existing = await self.redis.hget(keys.meta(match.id), "rematch")
-        return await self.join(existing.decode(), player, None, None)
+            existing = await self.metas.field(match.id, "rematch")
+            assert existing is not None, "set by whoever was first"
+        return await self.join(existing, player, None, None)
 
-    async def _change(self, match_id: str, change: Any) -> Any:
+    async def _change(self, match_id: str, change: Callable[[Match], _Change]) -> Any:
         """Read the lobby match, decide the change and write it unless the meta moved meanwhile."""
-        key = keys.meta(match_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            for _ in range(50):
-                try:
-                    await pipe.watch(key)
-                    raw = await pipe.hgetall(key)
-                    if not raw:
-                        raise Refused(404, "no_such_match", "no such match")
-                    decided = change(from_fields(match_id, {k.decode(): v.decode() for k, v in raw.items()}))
-                    pipe.multi()
-                    if decided.fields:
-                        pipe.hset(key, mapping=decided.fields)
-                    if decided.removed:
-                        pipe.hdel(key, *decided.removed)
-                    await pipe.execute()
-                    return decided.answer
-                except WatchError:
-                    continue
-        raise Refused(409, "contention", "the match changed under every attempt; send it again")
+
+        def decide(fields: dict[str, str] | None) -> _Change:
+            if fields is None:
+                raise Refused("not_found", "no_such_match", "no such match")
+            return change(from_fields(match_id, fields))
+
+        decided = await self.metas.edit(match_id, decide, ATTEMPTS)
+        if decided is not None:
+            return decided.answer
+        raise Refused("conflict", "contention", "the match changed under every attempt; send it again")
 
     async def _open(self, match_id: str) -> None:
         await self._unlist(match_id)
         match = await self.matches.get(match_id)
         assert match is not None and match.lobby == "started"
-        await self.matches.open(match)  # False if another process opened it first: the same events
+        if await self.matches.open(match) and self.events is not None:  # False: another process opened it
+            for seat, player in sorted(match.players.items()):
+                await self.events.push(player, encode(MatchStarted(match.id, match.game.id, seat)))
 
     async def _closed(self, match_id: str) -> None:
         """A lobby match just closed before its start: off the lists, its quota slots given back, its
         meta gone after a while."""
         await self._unlist(match_id)
-        await self.redis.expire(keys.meta(match_id), CLOSED_KEPT_S)
+        await self.metas.keep_for(match_id, CLOSED_KEPT_S)
         closed = await self.matches.get(match_id)
         if closed is not None:
             await self.matches.give_back(closed)
 
     async def _unlist(self, match_id: str) -> None:
         match = await self.matches.get(match_id)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(keys.LOBBY_WAITING, match_id).zrem(keys.lobby(None), match_id)
-            if match is not None:
-                pipe.zrem(keys.lobby(match.game.id), match_id)
-            await pipe.execute()
+        await self.listings.remove(match_id, match.game.id if match is not None else None)
 
 
 def _rejoin(match: Match, held: int, seat: int | None, token: str) -> _Change:
@@ -284,7 +285,7 @@ def _rejoin(match: Match, held: int, seat: int | None, token: str) -> _Change:
     a digest, so it cannot be sent twice. Only before the start: a started match's meta is cached
     by every gateway, and its tokens must not change under them."""
     if match.lobby in ("started", "") or seat not in (None, held):
-        raise Refused(409, "already_seated", f"this player already holds seat {held} of this match")
+        raise Refused("conflict", "already_seated", "this player already holds seat {seat} of this match", seat=held)
     _must_be_open(match)
     return _Change({f"token:{held}": tokens.digest(token)}, [], Joined(match.id, held, token, False))
 
@@ -296,6 +297,6 @@ def _close_waiting(match: Match) -> _Change:
 
 def _must_be_open(match: Match) -> None:
     if match.lobby in ("started", ""):
-        raise Refused(409, "match_started", "this match has started: its seats are no longer open")
+        raise Refused("conflict", "match_started", "this match has started: its seats are no longer open")
     if match.lobby != "open":
-        raise Refused(409, "match_closed", "the host closed this match")
+        raise Refused("conflict", "match_closed", "the host closed this match")

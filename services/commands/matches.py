@@ -6,6 +6,7 @@ import json
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,15 +15,18 @@ import msgspec
 from domain.games import online_game
 from domain.kernel import Game, Rng, RulesError, Setup
 from domain.kernel.rng import DERIVATION
-from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, effective_seed
+from projections.chain import CHARTER_FORMAT, Cause, Charter, charter_text, commitment, digest, effective_seed
 from services.commands import clocks, tokens
 from services.commands.clocks import ClockOption
 from services.commands.open_matches import Holder, OpenMatches
 from services.ops import logs
-from services.store import archive, keys
-from services.store.event_store import GENESIS, Cause, EventStore, seal
+from services.store import archive
+from services.store.event_store import GENESIS, EventStore, seal
+from services.store.match_meta import MatchMetas
+from services.store.seat_entropy import SeatEntropy
 
 log = logs.get("tavern.matches")
+LOST_KEPT = 100_000  # ids of matches known before Redis restarted, kept to answer 410 once
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,7 @@ class Match:
     ended: str = ""
     archived: bool = False  # its log is in the archive, no longer in Redis (services/commands/history.py)
     quota: tuple[str, ...] = ()  # the holders whose open-matches quota it counts in (open_matches.py)
+    unrated: bool = False  # created as not rated (a challenge's ``rated: false``, docs/bots.md): no rating moves
 
     @property
     def genesis(self) -> str:
@@ -66,7 +71,7 @@ class Match:
 @dataclass(frozen=True, slots=True)
 class Created:
     match: Match
-    seat_tokens: list[str | None]  # None for an open seat: only whoever joins it gets its token
+    seat_tokens: list[str | None]  # None for an open seat (only whoever joins it gets its token) and a lobby's bot
     spectator_token: str
     invite: str | None = None  # a private match's invite code
 
@@ -75,7 +80,7 @@ def _bot_kind(game: Game, requested: str | None) -> str:
     if requested is None:
         return "greedy" if "greedy" in game.bots else "random"
     if requested != "random" and requested not in game.bots:
-        raise RulesError("unknown_bot", f"{game.name} has no {requested!r} bot")
+        raise RulesError("unknown_bot", "{game} has no {kind!r} bot", game=game.name, kind=requested)
     return requested
 
 
@@ -84,18 +89,23 @@ class Matches:
 
     def __init__(
         self,
-        redis: Any,
+        metas: MatchMetas,
+        entropy: SeatEntropy,
         store: EventStore,
         capacity: int = 8192,
         archived: archive.Archive | None = None,
         open_matches: OpenMatches | None = None,
     ) -> None:
-        self.redis = redis
+        self.metas = metas
+        self.entropy = entropy  # the seats' contributions before the opening (entropy.py)
         self.store = store
         self.archive = archived
         self.open_matches = open_matches
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._capacity = capacity
+        # the ids known when Redis restarted: one of them found gone is answered 410 once (then 404),
+        # whether a request or the restart's own notice reached this process first
+        self._lost: set[str] = set()
 
     async def create(
         self,
@@ -111,6 +121,7 @@ class Matches:
         clock: dict[str, Any] | None = None,
         reserved: dict[int, str] | None = None,
         holders: tuple[Holder, ...] = (),
+        rated: bool = True,
     ) -> Created:
         """A new match; with ``holders``, once it has a slot of each of their open-matches quotas
         (else ``Refused`` 429, and nothing written)."""
@@ -118,11 +129,13 @@ class Matches:
         setup = game.setup(seats, options)
         clock_option = clocks.option(clock)
         if any(not 0 <= seat < seats for seat in bots):
-            raise RulesError("bad_bots", f"bots must name seats 0 to {seats - 1}")
+            raise RulesError("bad_bots", "bots must name seats 0 to {last}", last=seats - 1)
         lobby = _lobby(seats, bots, open_seats or [], host, private, seat_entropy)
         seed = secrets.token_hex(32)
-        closed = set(range(seats)) - set(open_seats or [])
-        seat_tokens = [tokens.new_token() if seat in closed else None for seat in range(seats)]
+        # a classic creation hands its creator every seat; with open seats the host holds its own
+        # seat only: a bot seat has no token (the service plays it), so no answer can carry one
+        held = set(range(seats)) - set(lobby.open_seats) - (set(bots) if lobby.open_seats else set())
+        seat_tokens = [tokens.new_token() if seat in held else None for seat in range(seats)]
         spectator = tokens.new_token()
         hashes = {str(seat): tokens.digest(token) for seat, token in enumerate(seat_tokens) if token is not None}
         hashes[tokens.SPECTATOR] = tokens.digest(spectator)
@@ -161,11 +174,12 @@ class Matches:
             created=time.time(),
             clock=clock_option,
             quota=tuple(held.name for held in holders if held.quota > 0) if quota is not None else (),
+            unrated=not rated,
         )
         if quota is not None and match.quota:
             await quota.take(match.id, holders)
         try:
-            await self.redis.hset(keys.meta(match.id), mapping=to_fields(match))
+            await self.metas.write(match.id, to_fields(match))
             if not match.lobby and not waits_for:
                 opened = await self.open(match)
                 assert opened, "a fresh random id has an empty log"
@@ -193,17 +207,18 @@ class Matches:
         if match is not None:
             self._cache.move_to_end(match_id)
             return match
-        fields = await self.redis.hgetall(keys.meta(match_id))
+        fields = await self.metas.read(match_id)
         # no meta in Redis: the archive's, if any (services/projector/archiver.py)
-        if not fields and self.archive is not None and _archivable(match_id):
+        if fields is None and self.archive is not None and _archivable(match_id):
             stored = await self.archive.get(archive.meta_name(match_id))
             if stored is not None:
                 match = from_fields(match_id, json.loads(stored)["fields"], archived=True)
                 self._remember(match)
                 return match
-        if not fields:
+        if fields is None:
             return None
-        match = from_fields(match_id, {k.decode(): v.decode() for k, v in fields.items()})
+        self._lost.discard(match_id)  # Redis holds it still (it came back with it)
+        match = from_fields(match_id, fields)
         if match.lobby != "open":  # an open lobby's seats still change
             self._remember(match)
         return match
@@ -218,8 +233,24 @@ class Matches:
         """Drop a cached meta: the match has left Redis since (history.py finds it in the archive)."""
         self._cache.pop(match_id, None)
 
-    def clear(self) -> None:
+    def clear(self, known: Iterable[str] = ()) -> None:
+        """Forget every meta (Redis restarted); these and ``known`` ids, if found gone, are lost."""
+        if len(self._lost) > LOST_KEPT:
+            self._lost.clear()  # a bound: a restart after restarts, of ids nobody asked for again
+        self._lost.update(self._cache, known)
         self._cache.clear()
+
+    def lost(self, match_id: str) -> None:
+        """Redis was found not to hold the match any more, with nobody told: the next to ask is, once."""
+        self._cache.pop(match_id, None)
+        self._lost.add(match_id)
+
+    def lost_once(self, match_id: str) -> bool:
+        """Whether a match Redis no longer holds was known here before it restarted: True once."""
+        if match_id in self._lost:
+            self._lost.discard(match_id)
+            return True
+        return False
 
     def _remember(self, match: Match) -> None:
         self._cache[match.id] = match
@@ -247,7 +278,7 @@ def _lobby(
         raise RulesError("no_host", "a match with open seats is created with a player token (POST /v1/players)")
     chosen = sorted(set(open_seats))
     if len(chosen) != len(open_seats) or any(not 0 <= seat < seats for seat in chosen) or set(chosen) & set(bots):
-        raise RulesError("bad_open", f"open names distinct seats 0 to {seats - 1} that are not bots")
+        raise RulesError("bad_open", "open names distinct seats 0 to {last} that are not bots", last=seats - 1)
     kept = sorted(set(range(seats)) - set(bots) - set(chosen))
     if len(kept) != 1:
         raise RulesError("bad_open", "the host keeps exactly one seat: every other seat is open or a bot")
@@ -287,7 +318,14 @@ def to_fields(match: Match) -> dict[str, str]:
         fields["ended"] = match.ended
     if match.quota:
         fields["quota"] = json.dumps(list(match.quota))
+    if match.unrated:
+        fields["unrated"] = "1"
     return fields
+
+
+def quota_of(field: str | None) -> tuple[str, ...]:
+    """A meta's ``quota`` field (JSON: the holders of the slots the match takes), none if unset."""
+    return tuple(json.loads(field or "[]"))
 
 
 def from_fields(match_id: str, fields: dict[str, str], archived: bool = False) -> Match:
@@ -313,5 +351,6 @@ def from_fields(match_id: str, fields: dict[str, str], archived: bool = False) -
         clock=clocks.option(json.loads(fields.get("clock", "null"))),
         ended=fields.get("ended", ""),
         archived=archived,
-        quota=tuple(json.loads(fields.get("quota", "[]"))),
+        quota=quota_of(fields.get("quota")),
+        unrated=fields.get("unrated") == "1",
     )

@@ -1,16 +1,21 @@
 """Ratings per game for registered players: a projection of the finished matches' logs.
 
 A match counts if it is rated: finished, every seat a different registered player, no seat created
-as a bot, competitive (co-operative and solo matches are not rated). A seat handed to a bot later
+as a bot, not created unrated (a challenge's choice, docs/bots.md), competitive (co-operative and
+solo matches are not rated). A seat handed to a bot later
 (it left, or timed out too often) still counts with the rank its bot reached: leaving must not be a
 way out of a loss; a conceded seat ranks last, and so does a forfeited one (the clock's
 ``forfeit`` is a concession: domain/kernel/online.py). The model is openskill's Plackett-Luce, which rates free-for-all
 matches of any size; a leaderboard orders by the ordinal (mu - 3 sigma).
 
-The ratings are a pure function of the rated matches in the order they finished (time of their
-last entry, then id), so ``rebuild`` from the logs alone gives what ``record`` kept step by step;
-a match that finished before one already counted (two workers, a late projection) makes ``record``
-fold the whole list again rather than apply it out of order.
+Each rated match moves its players' ratings once, in the order the matches are recorded (as they
+are projected), at a cost that does not grow with the matches before it (services/store/ratings.py):
+its outcome is computed from its players' ratings then, fixed once for the match, and applied to
+each player; a player whose rating another match moved meanwhile has its own new rating computed
+again from the one now kept (the others' as fixed). Recorded in the order they finished, which is
+what one worker projecting them does, the ratings are those ``rebuild`` folds from the logs alone;
+two matches of one player finishing together may count in either order (the ratings of a model
+like this one depend a little on the order).
 """
 
 from __future__ import annotations
@@ -18,48 +23,28 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import msgspec
 from openskill.models import PlackettLuce
-from redis.exceptions import WatchError
 
 from services.commands.folds import Folded
 from services.commands.matches import Match
+from services.ops import logs
+from services.store.ratings import Applied, Outcome, Rated, Rating, RatingBook
+
+log = logs.get("tavern.ratings")
 
 _MODEL = PlackettLuce()
-
-
-class Rated(msgspec.Struct, frozen=True):
-    """One rated match as the ratings need it: when it finished and each player's rank."""
-
-    finished: float
-    match_id: str
-    ranks: list[tuple[str, int]]  # (player id, rank) per seat
-
-
-class Rating(msgspec.Struct):
-    mu: float
-    sigma: float
-    matches: int
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
-
-
-def _key(game: str) -> str:
-    return f"ratings:{{{game}}}"  # hash: "history" (the rated matches, in order) and "player:ID" -> Rating
 
 
 def rated(match: Match, folded: Folded) -> Rated | None:
     """The match as a rated one, or None if it does not count."""
     result = match.game.result(folded.state)
     seats = match.setup.seats
-    if result is None or seats < 2 or match.bots or result.details.get("ended") == "abandoned":
+    if result is None or seats < 2 or match.bots or match.unrated or result.details.get("ended") == "abandoned":
         return None
     if match.setup.options.get("mode", "competitive") != "competitive":
         return None
-    players = [match.players.get(seat) for seat in range(seats)]
-    if None in players or len(set(players)) != seats:
+    players = [player for seat in range(seats) if (player := match.players.get(seat)) is not None]
+    if len(set(players)) != seats:  # a seat without a player, or one player in two seats
         return None
     rank = {standing.seat: standing.rank for standing in result.standings}
     return Rated(folded.last_time, match.id, [(players[seat], rank[seat]) for seat in range(seats)])
@@ -89,55 +74,64 @@ def order(history: Iterable[Rated]) -> list[Rated]:
 
 
 class Ratings:
-    def __init__(self, redis: Any) -> None:
-        self.redis = redis
+    def __init__(self, book: RatingBook) -> None:
+        self.book = book
 
     async def record(self, game: str, match: Rated) -> bool:
         """Count one rated match (once: False if it was counted already)."""
-        key = _key(game)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    await pipe.watch(key)
-                    history = _history(await pipe.hget(key, "history"))
-                    if any(known.match_id == match.match_id for known in history):
-                        return False
-                    ratings = await self.all(game, pipe)
-                    if history and (match.finished, match.match_id) < (history[-1].finished, history[-1].match_id):
-                        history = order([*history, match])
-                        ratings = fold(history)
-                    else:
-                        history.append(match)
-                        apply(ratings, match)
-                    pipe.multi()
-                    pipe.hset(key, mapping=_fields(history, ratings))
-                    await pipe.execute()
-                    return True
-                except WatchError:
-                    continue
+        outcome = await self.book.outcome(game, match.match_id)
+        if outcome is None:
+            before = await self.book.current(game, [player for player, _ in match.ranks])
+            after = dict(before)
+            apply(after, match)
+            outcome = await self.book.fix(game, Outcome(match, before, after))
+        applied = [await self._apply(game, outcome, player) for player, _ in match.ranks]
+        return Applied.APPLIED in applied
 
-    async def all(self, game: str, client: Any = None) -> dict[str, Rating]:
-        fields = await (client or self.redis).hgetall(_key(game))
-        return {
-            name.decode().removeprefix("player:"): msgspec.json.decode(value, type=Rating)
-            for name, value in fields.items()
-            if name.startswith(b"player:")
-        }
+    async def _apply(self, game: str, outcome: Outcome, player: str) -> Applied:
+        """The outcome applied to one player: from the rating it was computed from, else (another
+        match moved it meanwhile) computed again from the rating kept now."""
+        if player not in outcome.after:  # a migrated match's (``migrate``): counted in the table of before
+            return Applied.COUNTED
+        known = outcome.before.get(player)
+        counted, after = (known.matches if known else 0), outcome.after[player]
+        while (applied := await self.book.apply(game, outcome.rated.match_id, player, counted, after)) is Applied.MOVED:
+            now = await self.book.current(game, [player])
+            ratings = {**outcome.before, **now}
+            apply(ratings, outcome.rated)
+            counted, after = now[player].matches, ratings[player]
+        return applied
+
+    async def all(self, game: str) -> dict[str, Rating]:
+        """Every player's rating in the game (reads every leaderboard partition: a check's, not a request's)."""
+        return await self.book.current(game, await self.book.players(game))
 
     async def history(self, game: str) -> list[Rated]:
-        return _history(await self.redis.hget(_key(game), "history"))
+        return await self.book.history(game)
 
     async def of(self, player_id: str, games: Iterable[str]) -> dict[str, Rating]:
-        found = {}
-        for game in games:
-            raw = await self.redis.hget(_key(game), f"player:{player_id}")
-            if raw is not None:
-                found[game] = msgspec.json.decode(raw, type=Rating)
-        return found
+        return await self.book.of(player_id, games)
 
     async def leaderboard(self, game: str, limit: int) -> list[tuple[str, Rating]]:
-        ratings = await self.all(game)
-        return sorted(ratings.items(), key=lambda item: (-item[1].ordinal, item[0]))[:limit]
+        return await self.book.leaderboard(game, limit)
+
+    async def migrate(self, games: Iterable[str]) -> None:
+        """Ratings kept as one table per game (before this version) copied into the per-player
+        keys, then the table deleted: at start-up, by every process (each copy writes the same)."""
+        for game in games:
+            legacy = await self.book.legacy(game)
+            if legacy is None:
+                continue
+            history, ratings = legacy
+            rated_by: dict[str, list[str]] = {}
+            for match in history:  # the history alone: its players count it already (``put`` below)
+                await self.book.fix(game, Outcome(match, {}, {}))
+                for player, _ in match.ranks:
+                    rated_by.setdefault(player, []).append(match.match_id)
+            for player, rating in ratings.items():
+                await self.book.put(game, player, rating, rated_by.get(player, []))
+            await self.book.drop_legacy(game)
+            log.info("ratings_migrated", game=game, matches=len(history), players=len(ratings))
 
 
 async def rebuild(matches: Any, folds: Any, match_ids: Iterable[str], game: str) -> dict[str, Rating]:
@@ -148,14 +142,3 @@ async def rebuild(matches: Any, folds: Any, match_ids: Iterable[str], game: str)
         if match is not None and match.game.id == game and (counted := rated(match, await folds.load(match))):
             history.append(counted)
     return fold(order(history))
-
-
-def _history(raw: bytes | None) -> list[Rated]:
-    return [] if raw is None else msgspec.json.decode(raw, type=list[Rated])
-
-
-def _fields(history: list[Rated], ratings: dict[str, Rating]) -> dict[str, bytes]:
-    fields = {f"player:{player}": msgspec.json.encode(rating) for player, rating in ratings.items()}
-    fields["history"] = msgspec.json.encode(history)
-    return fields
-

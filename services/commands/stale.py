@@ -6,7 +6,8 @@ the time they arrive, though nothing the others did changed what they could choo
 stale command is decided anyway when, between that version and now, the seat's options did not
 change: the same ``legal`` commands, and the same identifiers that only this seat can see (its
 hand, its face-down pick). Anything else (its options changed, the version is not among those
-this process keeps, the seat asked for ``Prefer: handling=strict``) is a ``409 stale_version``.
+this process keeps, the client asked for every stale version to be refused: ``Prefer:
+handling=strict``, read by the gateway) is Stale (a ``409 stale_version``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import Game
-
-STRICT = "handling=strict"  # a Prefer header's preference (RFC 7240): every stale version is a 409
-
-
-def strict(prefer: str | None) -> bool:
-    """Whether a ``Prefer`` header asks for a plain 409 on any stale ``expected_version``."""
-    return prefer is not None and STRICT in prefer.replace(" ", "").lower().split(",")
 
 
 def unchanged_for(game: Game, seat: int, then: Any, now: Any) -> bool:

@@ -1,7 +1,7 @@
 """Timeouts: every process's sweeper sends ``TimedOut`` for the seats whose deadline has passed,
 and ``Abandon`` for the matches nobody plays any more.
 
-The deadlines wait in one zset (``keys.CLOCKS``, kept by the projector), so whichever process
+The deadlines wait in Redis (services/store/deadlines.py, kept by the projector), so whichever process
 sweeps first after a deadline acts on it, and a restart loses none. Each timeout is a command like
 any other, decided by the rules core, appended at the version its deadline was read at (a seat
 that moved meanwhile is not timed out) and under an idempotency key (two sweepers time a seat out
@@ -17,16 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from domain.games import fallback_bot
 from domain.kernel.online import Abandon, TimedOut, bot_seats, left_seats
 from services.commands import clocks
 from services.commands.folds import Folded, Folds
-from services.commands.handling import Answer, Handler
+from services.commands.handling import Handler
 from services.commands.matches import Match, Matches
+from services.commands.outcomes import Accepted, Outcome
 from services.ops import logs
-from services.store import keys
+from services.store.deadlines import Deadlines
 
 log = logs.get("tavern.timeouts")
 GRACE_S = 120.0  # how long a match whose every played seat has gone waits for one to come back
@@ -41,7 +40,8 @@ def deserted(match: Match, state: Any) -> bool:
 
 
 def deadlines(match: Match, folded: Folded) -> dict[int, float]:
-    """Each played seat's deadline (bots have none), for the seats that must act."""
+    """Each played seat's deadline (bots have none), for the seats that must act: a seat shown due
+    by a sealed prompt it has answered already has nothing to time out (clocks.py)."""
     if match.clock is None:
         return {}
     bots = {*match.bots, *bot_seats(folded.state)}
@@ -49,13 +49,17 @@ def deadlines(match: Match, folded: Folded) -> dict[int, float]:
         seat: deadline
         for seat, seat_clock in enumerate(folded.clocks)
         if seat not in bots and (deadline := clocks.deadline(match.clock, seat_clock)) is not None
+        and match.game.legal(folded.state, seat)
     }
 
 
 class Timeouts:
-    def __init__(self, redis: Any, matches: Matches, folds: Folds, handler: Handler, grace_s: float = GRACE_S) -> None:
+    def __init__(
+        self, deadlines: Deadlines, matches: Matches, folds: Folds, handler: Handler, grace_s: float = GRACE_S
+    ) -> None:
         self.grace_s = grace_s
-        self.redis = redis
+        self.clocks = deadlines.clocks
+        self.abandonments = deadlines.abandonments
         self.matches = matches
         self.folds = folds
         self.handler = handler
@@ -64,38 +68,37 @@ class Timeouts:
         """Time out every seat whose deadline is before ``now``, abandon every deserted match whose
         grace period is over; answers how many commands were appended."""
         count = await self._abandon(now, batch)
-        due = await self.redis.zrangebyscore(keys.CLOCKS, "-inf", now, start=0, num=batch)
-        for raw in due:
-            match = await self.matches.get(raw.decode())
+        for match_id in await self.clocks.due(now, batch):
+            match = await self.matches.get(match_id)
             if match is None or match.clock is None:
-                await self.redis.zrem(keys.CLOCKS, raw)
+                await self.clocks.drop(match_id)
                 continue
             count += await self._match(match, now)
         return count
 
     async def deserted(self, match: Match, now: float) -> None:
         """After the views of a deserted match: abandon it after the grace period (kept once)."""
-        await self.redis.zadd(keys.ABANDON, {match.id: now + self.grace_s}, nx=True)
+        await self.abandonments.set_once(match.id, now + self.grace_s)
 
     async def _abandon(self, now: float, batch: int) -> int:
         count = 0
-        for raw in await self.redis.zrangebyscore(keys.ABANDON, "-inf", now, start=0, num=batch):
-            match = await self.matches.get(raw.decode())
+        for match_id in await self.abandonments.due(now, batch):
+            match = await self.matches.get(match_id)
             if match is not None:
                 folded = await self.folds.load(match)
                 if deserted(match, folded.state):
-                    if (await self.abandon(match, folded, "deserted")).status != 200:
+                    if not isinstance(await self.abandon(match, folded, "deserted"), Accepted):
                         continue  # it moved: looked at again on the next sweep
                     count += 1
-            await self.redis.zrem(keys.ABANDON, raw)
+            await self.abandonments.drop(match_id)
         return count
 
-    async def abandon(self, match: Match, folded: Folded, why: str) -> Answer:
+    async def abandon(self, match: Match, folded: Folded, why: str) -> Outcome:
         """Append ``Abandoned`` at the version read (a match that moved meanwhile is not abandoned)."""
         answer = await self.handler.submit(
             match, 0, Abandon(), expected=folded.version, idempotency=f"abandon:{folded.version}", system=True
         )
-        log.info("abandon", match_id=match.id, why=why, status=answer.status)
+        log.info("abandon", match_id=match.id, why=why, accepted=isinstance(answer, Accepted))
         return answer
 
     async def abandon_idle(self, match: Match) -> str:
@@ -106,15 +109,15 @@ class Timeouts:
         folded = await self.folds.load(match)
         if match.game.result(folded.state) is not None:
             return "ended"
-        return "abandoned" if (await self.abandon(match, folded, "idle")).status == 200 else "moved"
+        return "abandoned" if isinstance(await self.abandon(match, folded, "idle"), Accepted) else "moved"
 
     async def track(self, match: Match, folded: Folded) -> None:
         """After a clocked match's views are written: keep its earliest deadline for the sweepers."""
         due = deadlines(match, folded)
         if due:
-            await self.redis.zadd(keys.CLOCKS, {match.id: min(due.values())})
+            await self.clocks.set(match.id, min(due.values()))
         else:
-            await self.redis.zrem(keys.CLOCKS, match.id)
+            await self.clocks.drop(match.id)
 
     async def _match(self, match: Match, now: float) -> int:
         folded = await self.folds.load(match)
@@ -127,10 +130,10 @@ class Timeouts:
             answer = await self.handler.submit(
                 match, seat, command, expected=version, idempotency=f"timeout:{version}", system=True
             )
-            log.info("timed_out", match_id=match.id, seat=seat, status=answer.status)
-            if answer.status != 200:
+            log.info("timed_out", match_id=match.id, seat=seat, accepted=isinstance(answer, Accepted))
+            if not isinstance(answer, Accepted):
                 return count  # the match moved: the projector writes its new deadline
-            version = msgspec.json.decode(answer.body)["version"]
+            version = answer.version
             count += 1
         if count == 0:
             await self.track(match, folded)  # nothing overdue after all: a seat acted in time

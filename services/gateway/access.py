@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from domain.kernel import RulesError
+from projections.i18n import Texts
 from services.commands import tokens
 from services.commands.folds import MatchLost
 from services.commands.matches import Match
@@ -9,10 +11,27 @@ from services.runtime import Runtime
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, retry_after_s: int | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+    """An answer other than 2xx: its status, stable code and message. The message is a catalog id
+    (projections/i18n/) with ``{name}`` placeholders filled from ``params``; ``message`` is it in
+    English, ``said(texts)`` in the caller's language."""
+
+    def __init__(
+        self, status: int, code: str, message: str, retry_after_s: int | None = None, **params: object
+    ) -> None:
+        super().__init__(message.format(**params) if params else message)
+        self.status, self.code, self.message = status, code, str(self)
+        self.template, self.params = message, params
         self.retry_after_s = retry_after_s  # sent as Retry-After (a 429, a 503)
+
+    def said(self, texts: Texts) -> str:
+        return texts._(self.template, **self.params)
+
+
+def by_rule(status: int, refusal: RulesError) -> ApiError:
+    """The API's answer to a refusal by a rule (its code, its message to be said in the caller's language)."""
+    problem = ApiError(status, refusal.code, refusal.message)
+    problem.template, problem.params = refusal.template, refusal.params
+    return problem
 
 
 def gone(lost: MatchLost) -> ApiError:
@@ -20,9 +39,11 @@ def gone(lost: MatchLost) -> ApiError:
 
 
 async def authorize(runtime: Runtime, match_id: str, authorization: str) -> tuple[Match, int | None]:
-    """The match and the caller's seat (None for the spectator), or the API's 404/401/403."""
+    """The match and the caller's seat (None for the spectator), or the API's 404/410/401/403."""
     match = await runtime.matches.get(match_id)
     if match is None:
+        if runtime.matches.lost_once(match_id):  # known here before Redis restarted without it
+            raise gone(MatchLost(match_id))
         raise ApiError(404, "no_such_match", "no such match")
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token:

@@ -6,13 +6,14 @@ import asyncio
 import contextlib
 import functools
 import os
-import secrets
 from collections.abc import AsyncIterator
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -20,9 +21,11 @@ from starlette.staticfiles import StaticFiles
 
 from domain.games import game_ids, get_game
 from domain.kernel import RulesError
+from projections import feed
 from projections.chain import export_lines
 from projections.content import schema as content_schema
-from projections.narration import narrate
+from projections.i18n import DEFAULT, texts
+from projections.receipts import HEAD_FORMAT, SIGNING_KEY_PATH, SigningKey, public_hex
 from projections.replay import frames
 from projections.upcasting import event_decoder
 from projections.views import all_views, field
@@ -30,37 +33,46 @@ from services.commands import entropy, strict
 from services.commands.folds import MatchLost
 from services.commands.matches import Match
 from services.commands.refused import Refused
-from services.commands.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
-from services.gateway import access, contract, creators, health, intake, online, openapi, outage
+from services.gateway import (
+    access,
+    answers,
+    asgi,
+    contract,
+    creators,
+    health,
+    intake,
+    language,
+    online,
+    openapi,
+    outage,
+    reads,
+)
 from services.gateway.access import ApiError
 from services.gateway.asgi import Endpoint, match_in
+from services.gateway.asyncapi import PATH as ASYNCAPI
+from services.gateway.asyncapi import document as streams_document
+from services.gateway.bots import ROUTES as BOT_ROUTES
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
 from services.gateway.content_endpoint import get_content
-from services.gateway.presence import Presence, overlay
+from services.gateway.cors import Cors
+from services.gateway.endpoints import JSON, int_query, json_body, json_response, runtime_of
+from services.gateway.hub import PRESENCE_S, Hub
+from services.gateway.presence import overlay
 from services.gateway.rate_limit import RateLimiter, address_of
-from services.gateway.sse import PRESENCE_S, Hub
+from services.gateway.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
+from services.gateway.stream_caps import StreamCaps
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
-from services.gateway.traffic import counting, route_of
+from services.gateway.traffic import Routes, counting
 from services.gateway.ws_endpoint import ws_endpoint
 from services.ops import logs
 from services.ops.limits import Limits
 from services.ops.metrics import CONTENT_TYPE, CREATED, Metrics
 from services.ops.settings import Settings
-from services.projector import worker
 from services.runtime import Runtime
 
-JSON = "application/json"
 log = logs.get("tavern.gateway")
-
-
-def json_response(value: Any, status: int = 200) -> Response:
-    return Response(msgspec.json.encode(value), status_code=status, media_type=JSON)
-
-
-def runtime_of(request: Request) -> Runtime:
-    return request.app.state.runtime
 
 
 async def authorize(request: Request) -> tuple[Match, int | None]:
@@ -70,16 +82,21 @@ async def authorize(request: Request) -> tuple[Match, int | None]:
 
 
 @functools.cache  # its JSON schemas cost ~10 ms a game to build, and never change
-def game_info(game_id: str) -> GameInfo:
-    game = get_game(game_id)
-    options = [OptionInfo(o.name, list(o.choices), o.default, o.description) for o in game.options]
+def game_info(game_id: str, lang: str = DEFAULT) -> GameInfo:
+    """The game's name and its options' descriptions in ``lang`` (docs/i18n.md)."""
+    game, said = get_game(game_id), texts(lang)
+    options = [OptionInfo(o.name, list(o.choices), o.default, said._(o.description) if o.description else "")
+               for o in game.options]
     bots = ["random", *game.bots]
     schemas = {**contract.game_schemas(game.id), "content": content_schema()}
-    return GameInfo(game.id, game.name, game.min_seats, game.max_seats, options, bots, schemas, game.rules_version)
+    return GameInfo(game.id, said._(game.name), game.min_seats, game.max_seats, options, bots, schemas,
+                    game.rules_version)
 
 
 async def list_games(request: Request) -> Response:
-    return json_response([game_info(game_id) for game_id in game_ids()])
+    lang = language.choose(request.query_params, request.headers.get("accept-language"),
+                           await online.player_setting(request))
+    return texts_response([game_info(game_id, lang) for game_id in game_ids()], lang)
 
 
 async def create_match(request: Request) -> Response:
@@ -87,12 +104,11 @@ async def create_match(request: Request) -> Response:
     limits = runtime.settings.limits
     creator, address = creators.identify(request.headers.get("x-api-key"), limits), address_of(request.scope)
     await request.app.state.rate.creates(address, creator, request.headers.get("authorization"))
-    try:
-        asked = strict.decode(await request.body(), CreateMatch, limits.json_depth)
-    except strict.Malformed as problem:
-        raise ApiError(400, "bad_request", str(problem)) from problem
+    asked = await json_body(request, CreateMatch)
     host = await online.caller(request, required=False)
     creators.require(creator, host.id if host else None, limits)
+    if host is not None and host.bot and asked.open:  # docs/bots.md: a bot hosts no lobby match
+        raise ApiError(403, "bot_lobby", "a bot account plays through challenges, not the lobby")
     try:
         created = await runtime.matches.create(
             asked.game,
@@ -108,9 +124,9 @@ async def create_match(request: Request) -> Response:
             holders=creators.holders(address, creator, host.id if host else None, limits),
         )
     except RulesError as refusal:
-        raise ApiError(400 if refusal.code == "unknown_game" else 422, refusal.code, refusal.message) from refusal
+        raise access.by_rule(400 if refusal.code == "unknown_game" else 422, refusal) from refusal
     except Refused as refusal:  # past a quota of open matches
-        raise ApiError(refusal.status, refusal.code, refusal.message) from refusal
+        raise answers.refused(refusal) from refusal
     await runtime.lobby.listed(created.match)
     await runtime.appended(created.match.id)
     CREATED.labels(created.match.game.id).inc()
@@ -140,17 +156,20 @@ async def get_view(request: Request) -> Response:
     return Response(overlay(raw, connected or frozenset()), media_type=JSON)
 
 
-def int_param(request: Request, name: str, default: int | None) -> int | None:
-    text = request.query_params.get(name)
-    if text is None:
-        return default
-    try:
-        value = int(text)
-    except ValueError as problem:
-        raise ApiError(400, "bad_query", f"{name} is an integer") from problem
-    if abs(value) > strict.MAX_VERSION:
-        raise ApiError(400, "bad_query", f"{name} is out of range")
-    return value
+async def match_language(request: Request, match: Match, seat: int | None) -> str:
+    """The language of the texts for this caller: the setting of the player holding its seat wins over
+    its Accept-Language (language.py)."""
+    player = match.players.get(seat) if seat is not None else None
+    setting = await runtime_of(request).players.language(player)
+    return language.choose(request.query_params, request.headers.get("accept-language"), setting)
+
+
+def texts_response(value: Any, lang: str) -> Response:
+    """An answer with texts in ``lang``: it says so, and that the language was negotiated."""
+    response = json_response(value)
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = language.VARY_WITH_TOKEN
+    return response
 
 
 async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bool]:
@@ -164,42 +183,35 @@ async def log_so_far(request: Request) -> tuple[Match, int | None, Any, list, bo
 
 
 async def events(request: Request) -> Response:
-    after = max(0, int_param(request, "after", 0) or 0)
+    after = max(0, int_query(request, "after", 0, -strict.MAX_VERSION, strict.MAX_VERSION))
     match, seat = await authorize(request)
     runtime = runtime_of(request)
     match = await runtime.history.current(match)
-    records = await runtime.history.read(match, after)
-    finished = match.game.result((await runtime.history.load(match)).state) is not None
+    # from a little earlier: whether a command has an entry hidden from the seat shows in its first ones
+    records = await runtime.history.read(match, max(0, after - feed.LOOKBACK))
     decode = event_decoder(match.game, match.rules_version)
-    out = []
-    for record in records:
-        envelope = record.envelope
-        item: dict[str, Any] = {"version": envelope.version, "type": envelope.type, "time": envelope.time}
-        cause = envelope.command
-        item["narration"] = narrate(match.game, decode(envelope.event), seat, whole=finished)
-        if finished:
-            item |= {"event": envelope.event, "command": cause, "prev": envelope.prev, "hash": record.hash}
-        else:
-            # no hashes while running: a hash of a hidden pick could be matched by trying every card
-            item["event"] = match.game.event_view(decode(envelope.event), seat)
-            own = cause.seat is not None and cause.seat == seat
-            item["command"] = {
-                "id": cause.id,
-                "seat": cause.seat,
-                "idempotency_key": cause.idempotency_key if own else None,
-            }
-        out.append(item)
-    return json_response(out)
+    entries = [(record.envelope, decode(record.envelope.event)) for record in records]
+    if not feed.starts_a_command(entries, after):  # a command longer than the look-back: read it whole
+        records = await runtime.history.read(match, 0)
+        entries = [(record.envelope, decode(record.envelope.event)) for record in records]
+    finished = match.game.result((await runtime.history.load(match)).state) is not None
+
+    def hashes(n: int) -> dict[str, Any]:
+        return {"prev": records[n].envelope.prev, "hash": records[n].hash}
+
+    lang = await match_language(request, match, seat)
+    return texts_response(feed.items(match.game, entries, seat, after, finished, hashes, lang), lang)
 
 
 async def replay(request: Request) -> Response:
     match, seat, _, records, finished = await log_so_far(request)
-    viewer = int_param(request, "seat", seat) if finished else None
+    viewer = int_query(request, "seat", seat, -strict.MAX_VERSION, strict.MAX_VERSION) if finished else None
     if viewer is not None and not 0 <= viewer < match.setup.seats:
         raise ApiError(400, "bad_query", "no such seat")
     decode = event_decoder(match.game, match.rules_version)
     events = [decode(record.envelope.event) for record in records]
-    return json_response(list(frames(match.game, match.setup, events, viewer, finished)))
+    lang = await match_language(request, match, seat)
+    return texts_response(list(frames(match.game, match.setup, events, viewer, finished, lang)), lang)
 
 
 async def export(request: Request) -> Response:
@@ -209,7 +221,8 @@ async def export(request: Request) -> Response:
     if match.archived:  # the archive holds the very bytes this would build
         body = await runtime_of(request).history.archived_export(match)
     else:
-        body = export_lines(match.charter, match.seed, [(record.body, record.hash) for record in records])
+        bodies = [(record.body, record.hash) for record in records]
+        body = export_lines(match.charter, match.seed, bodies, runtime_of(request).signer)
     return Response(body, media_type="application/x-ndjson")
 
 
@@ -219,11 +232,16 @@ async def give_entropy(request: Request) -> Response:
     try:
         body, depth = await request.body(), runtime.settings.limits.json_depth
         given = await entropy.contribute(runtime.matches, runtime.folds, match, seat, body, depth)
-    except entropy.Refused as refusal:
-        raise ApiError(refusal.status, refusal.code, refusal.message) from refusal
+    except Refused as refusal:
+        raise answers.refused(refusal) from refusal
     if given.opened:
         await runtime.appended(match.id)
     return json_response(given)
+
+
+async def signing_key(request: Request) -> Response:
+    """The public half of the key that signs finished matches' exports (docs/AUDIT.md, section 4)."""
+    return json_response(SigningKey("Ed25519", public_hex(runtime_of(request).signer), HEAD_FORMAT))
 
 
 async def metrics(request: Request) -> Response:
@@ -232,6 +250,10 @@ async def metrics(request: Request) -> Response:
 
 async def openapi_json(request: Request) -> Response:
     return Response(request.app.state.openapi, media_type=JSON)
+
+
+async def asyncapi_json(request: Request) -> Response:
+    return Response(request.app.state.asyncapi, media_type=JSON)
 
 
 class Floor(msgspec.Struct, forbid_unknown_fields=True):
@@ -247,16 +269,41 @@ async def bench_floor(request: Request) -> Response:
     """The floor of any event-sourced write over HTTP (decode one command, one XADD): the
     benchmark's yardstick, served only with TAVERN_BENCH=1."""
     command = _floor.decode(await request.body())
-    entry = await runtime_of(request).events.xadd("bench:{floor}", {"b": command.type}, maxlen=1000, approximate=True)
-    return json_response({"id": entry.decode()})
+    return json_response({"id": await runtime_of(request).bench_floor.add(command.type)})
 
 
 async def api_error(request: Request, problem: Exception) -> Response:
     if isinstance(problem, MatchLost):
         problem = access.gone(problem)
     assert isinstance(problem, ApiError)
-    headers = {"retry-after": str(problem.retry_after_s)} if problem.retry_after_s is not None else None
-    return Response(error(problem.code, problem.message), problem.status, headers, media_type=JSON)
+    lang = language.choose(request.query_params, request.headers.get("accept-language"), strict=False)
+    headers = {"content-language": lang, "vary": language.VARY}
+    if problem.retry_after_s is not None:
+        headers["retry-after"] = str(problem.retry_after_s)
+    return Response(error(problem.code, problem.said(texts(lang))), problem.status, headers, media_type=JSON)
+
+
+WEB_METHODS = "GET, HEAD"  # what the web client's files take (StaticFiles' 405 does not say)
+
+
+async def http_error(request: Request, problem: Exception) -> Response:
+    """Starlette's own refusals, a path no route has (404) or a method its route does not take
+    (405, with Allow), as the API's JSON error: the code is the status's name (not_found...)."""
+    assert isinstance(problem, HTTPException)
+    status = HTTPStatus(problem.status_code)
+    headers = dict(problem.headers or {})
+    found = request.app.labels.matching(request.scope)
+    if found is not None and status == HTTPStatus.NOT_FOUND:  # the web client's mount took a route's path
+        status, headers["Allow"] = HTTPStatus.METHOD_NOT_ALLOWED, ", ".join(sorted(found[0].methods or ()))
+    if status == HTTPStatus.METHOD_NOT_ALLOWED:
+        headers.setdefault("Allow", WEB_METHODS)
+        message = f"{request.method} is not allowed here; allowed: {headers['Allow']}"
+    elif status == HTTPStatus.NOT_FOUND:
+        message = f"no such route or file: {request.url.path}"
+    else:
+        message = problem.detail
+    code = status.phrase.lower().replace(" ", "_").replace("-", "_")
+    return Response(error(code, message), status, headers, media_type=JSON)
 
 
 ROUTES = [
@@ -271,11 +318,14 @@ ROUTES = [
     Route("/v1/matches/{match_id}/export", export),
     Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
     *online.ROUTES,
+    *BOT_ROUTES,
     Route("/healthz", health.healthz),
     Route("/livez", health.livez),
     Route("/readyz", health.readyz),
     Route("/metrics", metrics),
+    Route(SIGNING_KEY_PATH, signing_key),
     Route("/openapi.json", openapi_json),
+    Route(ASYNCAPI, asyncapi_json),
     WebSocketRoute("/v1/matches/{match_id}/ws", ws_endpoint),
 ]
 # the web client, mounted at "/" after every other route: a mount there answers every path it reaches
@@ -297,23 +347,24 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             match = await runtime.matches.get(match_id)
             try:
                 return None if match is None else await current_view(runtime, match, seat)
-            except MatchLost:
+            except MatchLost:  # noticed for a stream: whoever asks next hears 410 once
+                runtime.matches.lost(match_id)
                 return None
 
         limits = settings.limits
-        seen = Presence(runtime.events, runtime.links[0], runtime.notices, secrets.token_hex(6), PRESENCE_S)
-        hub = Hub(runtime.events, current, runtime.metrics, send_timeout_s=limits.stream_send_timeout_s,
-                  retry_ms=limits.stream_retry_ms, notices=runtime.notices, seen=seen)
+        hub = Hub(runtime.notices, current, runtime.metrics, send_timeout_s=limits.stream_send_timeout_s,
+                  retry_ms=limits.stream_retry_ms, seen=runtime.presence(PRESENCE_S))
         app.state.runtime, app.state.hub = runtime, hub
-        # global keys: beside the queue, not on a cluster; through the queue's own link
-        app.state.rate = RateLimiter(runtime.queue_async, limits, runtime.queue_link)
-        app.state.openapi = msgspec.json.encode(openapi.document())
+        app.state.rate = RateLimiter(runtime.rate_limits, limits)
+        app.state.stream_caps = StreamCaps(limits)
+        published = openapi.document()
+        app.state.openapi = msgspec.json.encode(published)
+        app.state.asyncapi = msgspec.json.encode(streams_document(published))  # its payloads are published's
         await runtime.start()
         await hub.start(settings.start_s)  # a gateway that cannot subscribe does not start
         thread_worker = None
         if run_worker:
-            worker.install(runtime)
-            thread_worker = worker.start_thread_worker(runtime)
+            thread_worker = runtime.start_thread_worker()
             runtime.start_archiving()
         try:
             yield
@@ -326,10 +377,13 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
             await hub.stop()
             await runtime.stop()
 
-    handlers = {ApiError: api_error, MatchLost: api_error, **dict.fromkeys(outage.REDIS_DOWN, outage.handler)}
+    handlers: dict[Any, Any] = {ApiError: api_error, MatchLost: api_error, HTTPException: http_error}
+    handlers.update(dict.fromkeys(outage.REDIS_DOWN, outage.handler))
     gateway = Gateway(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     gateway.metrics = runtime.metrics
     gateway.limits = settings.limits
+    gateway.labels = Routes(routes)
+    gateway.entry = Cors(gateway.dispatch, settings.cors_origins) if settings.cors_origins else gateway.dispatch
     return gateway
 
 
@@ -340,13 +394,18 @@ BARE = {("POST", COMMANDS): post_command, ("GET", STREAM): get_stream}
 class Gateway(Starlette):
     """Starlette, but the requests of every move go straight to their bare endpoints (asgi.py),
     with the scope Starlette's router would have given them. Every request is held to its limits
-    first (intake.py): its headers, and its body read whole."""
+    first (intake.py): its headers, and its body read whole; a read, to the reads' rates (reads.py)."""
 
     limits = Limits()
 
     metrics: Metrics
+    labels: Routes
+    entry: Any  # dispatch, behind CORS when origins are allowed (cors.py)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.entry(scope, receive, send)
+
+    async def dispatch(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await super().__call__(scope, receive, send)
         try:
@@ -354,7 +413,7 @@ class Gateway(Starlette):
             if scope["method"] in WITH_BODY:
                 receive = intake.replay(await intake.read_body(scope, receive, self.limits), receive)
         except ApiError as problem:
-            await intake.refuse_and_close(send, problem)
+            await intake.refuse_and_close(send, problem, scope)
             return
         path, method = scope["path"], scope["method"]
         leaf = path.rpartition("/")[2]
@@ -363,7 +422,15 @@ class Gateway(Starlette):
         if handle is post_command and match_id is not None:  # counts its own requests
             scope["app"], scope["path_params"] = self, {"match_id": match_id}
             return await handle(scope, receive, send)
-        counted = counting(self.metrics, route_of(path, leaf, match_id), method, send)
+        counted = counting(self.metrics, self.labels.of(scope, leaf, match_id), method, send)
+        if reads.counted(method, path):
+            try:
+                authorization = asgi.header(scope, b"authorization")
+                await self.state.rate.reads(address_of(scope), authorization, reads.heavy(scope, leaf, match_id))
+            except ApiError as problem:
+                return await asgi.refuse(counted, problem, scope=scope)
+            except outage.REDIS_DOWN as problem:
+                return await outage.answer(counted, problem)
         if handle is not None and match_id is not None:
             scope["app"], scope["path_params"] = self, {"match_id": match_id}
             return await handle(scope, receive, counted)

@@ -5,15 +5,17 @@ Starlette's route table still lists them (and takes what the gateway does not, s
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from services.commands.schemas import error
+from projections.i18n import DEFAULT, texts
+from services.gateway import language
 from services.gateway.access import ApiError
+from services.gateway.schemas import error
 
 PREFIX = "/v1/matches/"
 JSON = (b"content-type", b"application/json")
-Scope = dict[str, Any]
+Scope = MutableMapping[str, Any]  # an ASGI scope: Starlette's, or the bare endpoints' own
 Handle = Callable[[Scope, Any, Any], Awaitable[None]]
 
 
@@ -36,8 +38,12 @@ def refusal_headers(problem: ApiError) -> list[tuple[bytes, bytes]]:
     return [] if problem.retry_after_s is None else [(b"retry-after", b"%d" % problem.retry_after_s)]
 
 
-async def refuse(send: Any, problem: ApiError, *extra: tuple[bytes, bytes]) -> None:
-    await answer(send, problem.status, error(problem.code, problem.message), *refusal_headers(problem), *extra)
+async def refuse(send: Any, problem: ApiError, *extra: tuple[bytes, bytes], scope: Scope | None = None) -> None:
+    """The error's answer; its message in the language ``scope`` asks for (English without one)."""
+    lang = language.of_scope(scope) if scope is not None else DEFAULT
+    said = (b"content-language", lang.encode())
+    body = error(problem.code, problem.said(texts(lang)))
+    await answer(send, problem.status, body, *refusal_headers(problem), said, *extra)
 
 
 def header(scope: Scope, name: bytes) -> str | None:

@@ -5,6 +5,8 @@ each to the socket at once: two system calls per answer, and on loopback each on
 receiver's side of TCP. Writes made in the same turn of the loop are joined and sent as one
 (``call_soon``: after the handlers of this turn, before the loop next waits), so an answer costs
 one send, and nothing waits longer than the turn it was written in.
+
+And a deadline on each request's headers (``CoalescingHttpProtocol``).
 """
 
 from __future__ import annotations
@@ -45,5 +47,47 @@ class Coalescing:
 
 
 class CoalescingHttpProtocol(HttpToolsProtocol):
+    """With a deadline on each request's headers, which uvicorn has none of: from the connection's
+    opening, and from each answer's end, all of a request's headers arrive within
+    ``header_timeout_s``, or the connection is closed. Without it, a connection that sends
+    nothing, or half its headers, is held for good (uvicorn's keep-alive timer starts only after
+    an answer, and stops at the next request's first byte)."""
+
+    header_timeout_s = 0.0  # 0: none (``with_header_timeout`` gives a class with one)
+    _headers_due: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def with_header_timeout(cls, seconds: float) -> type[CoalescingHttpProtocol]:
+        return type(cls.__name__, (cls,), {"header_timeout_s": seconds})
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(Coalescing(transport, self.loop))  # type: ignore[arg-type]
+        self._await_headers()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and not self.pipeline:  # a pipelined one has its headers
+            self._await_headers()  # the next request's (uvicorn's keep-alive timer runs beside it)
+
+    def on_headers_complete(self) -> None:
+        self._stop_waiting()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_waiting()
+        super().connection_lost(exc)
+
+    def _await_headers(self) -> None:
+        self._stop_waiting()
+        if self.header_timeout_s > 0:
+            self._headers_due = self.loop.call_later(self.header_timeout_s, self._headers_late)
+
+    def _stop_waiting(self) -> None:
+        if self._headers_due is not None:
+            self._headers_due.cancel()
+            self._headers_due = None
+
+    def _headers_late(self) -> None:
+        self._headers_due = None
+        if not self.transport.is_closing():
+            self.transport.close()

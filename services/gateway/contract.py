@@ -4,22 +4,30 @@ Each game's schemas are named ``<game id>.<Name>`` (games share words such as ``
 public name must not depend on where a class lives in our code): its own unions
 ``<game>.Command`` and ``<game>.Event`` (discriminated on ``type``), ``<game>.View``, and the
 envelopes that carry them, ``<game>.ViewEnvelope``, ``<game>.Frame``, ``<game>.EventEnvelope``,
-``<game>.Accepted``. Every schema refers to the others as ``#/components/schemas/<name>``, as
-OpenAPI does; ``standalone`` rewrites a schema into a JSON Schema of its own (``$defs``).
+``<game>.Accepted``. They are built from the game as the service plays it (``online_game``): online
+play's commands and events (domain/kernel/online.py: ``Concede``, ``Conceded``, ``Abandoned``...) are
+every game's, named without a prefix; ``<game>.Command`` is what a seat may send, and
+``<game>.LoggedCommand`` adds the service's own (``TimedOut``, ``Abandon``) that a log's causes show.
+Every schema refers to the others as ``#/components/schemas/<name>``, as OpenAPI does;
+``standalone`` rewrites a schema into a JSON Schema of its own (``$defs``).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import json
 from collections import defaultdict
 from typing import Any
 
 import msgspec
 
-from domain.games import game_ids, get_game
-from domain.kernel import Game
+from domain.games import game_ids, get_game, online_game
+from domain.kernel import Game, OptionSpec
+from domain.kernel.online import SERVICE_COMMANDS, SYSTEM_EVENTS, Concede, Leave
+from projections.i18n import LANGUAGES
 from projections.views import ViewEnvelope
+from services.commands.clocks import ClockOption, ClockView
 
 REF = "#/components/schemas/"
 Schema = dict[str, Any]
@@ -53,7 +61,7 @@ def _cause(prefix: str) -> Schema:
             "id": {"type": ["string", "null"]},
             "seat": {"type": ["integer", "null"]},
             "idempotency_key": {"type": ["string", "null"]},
-            "command": nullable(ref(prefix + "Command")),
+            "command": nullable(ref(prefix + "LoggedCommand")),
             "entropy": {
                 "anyOf": [{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "null"}],
                 "description": "on the opening entries of a match created with seat_entropy: each seat's entropy",
@@ -65,6 +73,7 @@ def _cause(prefix: str) -> Schema:
 
 
 NARRATION = {"type": "string", "description": "the event in words, as the caller's seat may read it"}
+LANGUAGE = {"type": "string", "enum": list(LANGUAGES), "description": "the narration's language (docs/i18n.md)"}
 
 
 def _event_envelope(prefix: str) -> Schema:
@@ -82,10 +91,11 @@ def _event_envelope(prefix: str) -> Schema:
             },
             "command": ref(prefix + "EventCause"),
             "narration": NARRATION,
+            "language": LANGUAGE,
             "prev": {"type": "string", "description": "the previous entry's hash"},
             "hash": {"type": "string", "description": "SHA-256 of this entry's stored body"},
         },
-        "required": ["version", "type", "time", "event", "command", "narration"],
+        "required": ["version", "type", "time", "event", "command", "narration", "language"],
         "additionalProperties": False,
     }
 
@@ -105,27 +115,136 @@ def _portable(node: Any) -> Any:
     return node
 
 
-def _game_components(game: Game, envelope: Schema) -> dict[str, Schema]:
+# online play's commands and events (domain/kernel/online.py): every game's, under their own names
+ONLINE = {kind.__name__ for kind in (Concede, Leave, *SERVICE_COMMANDS, *SYSTEM_EVENTS)}
+SENT_ONLINE = (Concede, Leave)  # of those, the commands a seat sends (the others are the service's)
+
+
+def _only(union: Schema, tags: set[str]) -> Schema:
+    """A tagged union (msgspec's ``anyOf``) narrowed to the given tags."""
+    mapping = {tag: target for tag, target in union["discriminator"]["mapping"].items() if tag in tags}
+    return {
+        "anyOf": [branch for branch in union["anyOf"] if branch["$ref"] in mapping.values()],
+        "discriminator": {**union["discriminator"], "mapping": mapping},
+    }
+
+
+# Result.details as each game fills it in (its rules' ``result``); online play's keys come on top
+DETAILS: dict[str, Schema] = {
+    "heros-tavern": {"tiebreak": {"type": "string", "description": "what broke ties"}},
+    "tavern-masters": {
+        "reason": {
+            "enum": ["round_cap", "most_gold", "shared_after_ties", "tie", "all_win", "all_lose", "challenge"],
+            "description": "why the match ended as it did (RULINGS.md)",
+        },
+        "round": {"type": "integer", "minimum": 1, "description": "the round it ended in"},
+    },
+    "taverna": {},
+    "mercenaries": {
+        "games": {
+            "type": "array",
+            "description": "each game of the match: its number, winner and why it ended",
+            "items": ref("mercenaries.GameResult"),
+        }
+    },
+}
+# the named parts of those (a generator names an inline object after its place, which differs by branch)
+DETAIL_PARTS: dict[str, Schema] = {
+    "mercenaries.GameResult": {
+        "type": "object",
+        "properties": {"game": {"type": "integer"}, "winner": {"type": "integer"}, "reason": {"type": "string"}},
+        "required": ["game", "winner", "reason"],
+        "additionalProperties": False,
+    }
+}
+CONCEDED = {"type": "array", "items": {"type": "integer"}, "description": "the seats that conceded, in order"}
+
+
+def _details(game_id: str) -> Schema:
+    own = DETAILS[game_id]
+    return {
+        "description": "the game's own details (with `conceded` if any seat conceded), or how online play ended "
+        "the match: `ended` abandoned (no winner) or conceded (one seat left standing)",
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {**own, "conceded": CONCEDED},
+                "required": list(own),
+                "additionalProperties": False,
+            },
+            {
+                "type": "object",
+                "properties": {"ended": {"enum": ["abandoned", "conceded"]}, "conceded": CONCEDED},
+                "required": ["ended"],
+                "additionalProperties": False,
+            },
+        ],
+    }
+
+
+def _choices(choices: tuple[Any, ...]) -> Schema:
+    """An option's values. Booleans as the type: generators read no enum or constant of booleans
+    (openapi-python-client drops the first and writes broken code for the second), so an option that
+    takes one value only says so in words (and ``bad_option`` refuses the other)."""
+    if all(isinstance(choice, bool) for choice in choices):
+        return {"type": "boolean"}
+    return {"enum": list(choices)}
+
+
+def _said(spec: OptionSpec) -> str:
+    return spec.description + (f" (takes {json.dumps(spec.choices[0])} only)" if len(spec.choices) == 1 else "")
+
+
+def options(game: Game) -> Schema:
+    """The game's match options (GET /v1/games lists the same): each its choices, default and text."""
+    return {
+        "type": "object",
+        "description": f"{game.name}'s match options: each left out takes its default",
+        "properties": {
+            spec.name: {**_choices(spec.choices), "default": spec.default, "description": _said(spec)}
+            for spec in game.options
+        },
+        "additionalProperties": False,
+    }
+
+
+def _game_components(game: Game, envelope: Schema, result: Schema) -> tuple[dict[str, Schema], dict[str, Schema]]:
+    """The game's components, and online play's (the same for every game)."""
     prefix = f"{game.id}."
+    played = online_game(game.id)
     (command, event, view), own = _portable(
         msgspec.json.schema_components(
-            [game.command_type, game.event_type, game.view_type], ref_template=f"{REF}{prefix}{{name}}"
+            [played.command_type, played.event_type, game.view_type], ref_template=f"{REF}{prefix}{{name}}"
         )
     )
+    renamed = {REF + prefix + name: REF + name for name in ONLINE}
+    shared = {name: own.pop(name) for name in sorted(ONLINE)}
+    command, event = _rewrite(command, REF, renamed), _rewrite(event, REF, renamed)
     components = {prefix + name: schema for name, schema in own.items()}
-    for target in command["discriminator"]["mapping"].values():
-        variant = components[target.removeprefix(REF)]
-        variant["properties"]["expected_version"] = EXPECTED_VERSION
-    components[prefix + "Command"] = _union(command)
+    sent = set(command["discriminator"]["mapping"]) - {kind.__name__ for kind in SERVICE_COMMANDS}
+    for tag in sent - {kind.__name__ for kind in SENT_ONLINE}:
+        components[prefix + tag]["properties"]["expected_version"] = EXPECTED_VERSION
+    for kind in SENT_ONLINE:
+        shared[kind.__name__]["properties"]["expected_version"] = EXPECTED_VERSION
+    components[prefix + "Command"] = _union(_only(command, sent))
+    components[prefix + "LoggedCommand"] = {
+        **_union(command),
+        "description": "a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)",
+    }
     components[prefix + "Event"] = _union(event)
     # the view's Struct under the game's name for it (the class name is ours, and games share words)
     components[prefix + "View"] = components.pop(view["$ref"].removeprefix(REF))
-    components = _rewrite(components, REF, {view["$ref"]: REF + prefix + "View"})
+    components = _rewrite(components, REF, {view["$ref"]: REF + prefix + "View", **renamed})
+    components[prefix + "Options"] = options(game)
+    components[prefix + "ResultDetails"] = _details(game.id)
+    components[prefix + "Result"] = {**copy.deepcopy(result), "title": prefix + "Result"}
+    components[prefix + "Result"]["properties"]["details"] = ref(prefix + "ResultDetails")
     shown = copy.deepcopy(envelope)
     shown["title"] = prefix + "ViewEnvelope"
     properties = shown["properties"]
     properties["game"] = {"enum": [game.id]}
     properties["view"] = ref(prefix + "View")
+    properties["result"] = nullable(ref(prefix + "Result"))
     properties["legal"] = {
         "type": "array",
         "items": ref(prefix + "Command"),
@@ -140,8 +259,9 @@ def _game_components(game: Game, envelope: Schema) -> dict[str, Schema]:
             "event": {**nullable(ref(prefix + "Event")), "description": "the event that made this frame (null: 0)"},
             "view": ref(prefix + "View"),
             "narration": NARRATION,
+            "language": LANGUAGE,
         },
-        "required": ["version", "event", "view", "narration"],
+        "required": ["version", "event", "view", "narration", "language"],
         "additionalProperties": False,
     }
     components[prefix + "EventCause"] = _cause(prefix)
@@ -155,11 +275,18 @@ def _game_components(game: Game, envelope: Schema) -> dict[str, Schema]:
                 "items": ref(prefix + "Event"),
                 "description": "the appended events as this seat may see them",
             },
+            "receipt": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{64}$",
+                "description": "tavern-receipt/1: binds the chain hash of entry `version` (docs/AUDIT.md); keep "
+                "it, `tavern audit --receipt VERSION:RECEIPT` refuses an export cut short or rewritten past it. "
+                "Absent only on the replay of an answer kept by a gateway from before receipts",
+            },
         },
         "required": ["version", "events"],
         "additionalProperties": False,
     }
-    return components
+    return components, shared
 
 
 def _any_command(per_game: list[Game], components: dict[str, Schema]) -> Schema:
@@ -168,7 +295,8 @@ def _any_command(per_game: list[Game], components: dict[str, Schema]) -> Schema:
     games_of: dict[str, list[str]] = defaultdict(list)
     for game in per_game:
         for tag, target in components[f"{game.id}.Command"]["discriminator"]["mapping"].items():
-            games_of[tag].append(target)
+            if target not in games_of[tag]:  # online play's, the same for every game
+                games_of[tag].append(target)
     mapping = {}
     for tag, targets in games_of.items():
         if len(targets) == 1:
@@ -192,17 +320,28 @@ def _any_command(per_game: list[Game], components: dict[str, Schema]) -> Schema:
 @functools.cache
 def components() -> dict[str, Schema]:
     """Every component schema of the API's game-typed answers (the API's own messages aside)."""
-    (envelope_ref,), shared = msgspec.json.schema_components([ViewEnvelope], ref_template=REF + "{name}")
+    (envelope_ref, *_), shared = msgspec.json.schema_components(
+        [ViewEnvelope, ClockOption, ClockView], ref_template=REF + "{name}"
+    )
     envelope = shared.pop(envelope_ref["$ref"].removeprefix(REF))
     shared.pop("Command")  # the base class: each game's envelope refers to its own union
+    result = shared.pop("Result")  # each game's: its own details
     envelope["properties"]["status"] = {
         "enum": ["waiting", "active", "finished"],
         "description": "waiting: nothing dealt yet (seat entropy); active; finished: `result` is set",
     }
+    # a seat's clock in a match with one (services/commands/clocks.py; the fold's type knows no services)
+    shared["TablePlayer"]["properties"]["clock"] = {
+        **nullable(ref("ClockView")),
+        "default": None,
+        "description": "the seat's clock in a match with one and while no bot plays the seat, else null",
+    }
     games = [get_game(game_id) for game_id in game_ids()]
-    out: dict[str, Schema] = dict(shared)
+    out: dict[str, Schema] = dict(shared) | copy.deepcopy(DETAIL_PARTS)
     for game in games:
-        out.update(_game_components(game, envelope))
+        own, online_part = _game_components(game, envelope, result)
+        out.update(own)
+        out.update(online_part)
     out["Command"] = _any_command(games, out)
     out["ViewEnvelope"] = {
         "oneOf": [ref(f"{game.id}.ViewEnvelope") for game in games],
@@ -230,7 +369,7 @@ def _rewrite(node: Any, into: str, renamed: dict[str, str] | None = None) -> Any
         return into + renamed.get(target, target).removeprefix(REF)
 
     if isinstance(node, dict):
-        out = {}
+        out: dict[str, Any] = {}
         for key, value in node.items():
             if key == "$ref":
                 out[key] = point(value)
@@ -244,7 +383,7 @@ def _rewrite(node: Any, into: str, renamed: dict[str, str] | None = None) -> Any
     return node
 
 
-def _reachable(names: list[str], every: dict[str, Schema]) -> dict[str, Schema]:
+def reachable(names: list[str], every: dict[str, Schema]) -> dict[str, Schema]:
     seen: dict[str, Schema] = {}
     todo = list(names)
     while todo:
@@ -271,7 +410,7 @@ def game_schemas(game_id: str) -> dict[str, Any]:
     every = components()
 
     def standalone(name: str) -> Schema:
-        defs = _reachable([name], every)
+        defs = reachable([name], every)
         return {"$ref": f"#/$defs/{name}", "$defs": _rewrite(defs, "#/$defs/")}
 
     return {

@@ -1,54 +1,63 @@
-"""/livez (the process answers), /readyz (it can do its work: both Redis answer, and the
-projector keeps up) and /healthz (API.md's; the readiness, status only). Not ready is a 503 with
-Retry-After: a load balancer sends the gateway no traffic until it is ready again by itself."""
+"""/livez (the process answers), /readyz (it can do its work: its own links to both Redis answer)
+and /healthz (API.md's; the readiness, status only). Not ready is a 503 with Retry-After: a load
+balancer sends the gateway no traffic until it is ready again by itself.
+
+Readiness is this process's alone. The projection backlog is reported (``backlog_s``) but does not
+decide it: it is the workers' and the same for every gateway, so a readiness that failed on it
+would take every gateway out at once while commands and views still answer. It is a metric
+(``tavern_projector_backlog``, ``tavern_projector_backlog_age_seconds``) and an alert
+(``TavernProjectorBehind``, deploy/alerts.yml) instead."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.commands.schemas import Health
 from services.gateway import outage
-from services.projector import worker
+from services.gateway.schemas import Health
 from services.runtime import Runtime
-from services.store import keys
 
 
 class Readiness(msgspec.Struct):
     status: str  # "ok" or "unavailable"
     redis: str  # "ok", or why REDIS_URL's Redis did not answer
     queue: str  # the same for the queue's (QUEUE_URL, else REDIS_URL)
-    backlog_s: float  # how long the match waiting longest has had views behind its log (0: none)
-    workers: int  # workers whose heartbeat is fresh (services/projector/worker.py); reported, not required
+    backlog_s: float  # how long the match waiting longest has had views behind its log (0: none); reported
+    workers: int  # workers whose heartbeat is fresh (services/store/rq_workers.py); reported, not required
 
 
-async def _answers(client: object, timeout_s: float) -> str:
+# no answer in time, or none at all
+UNANSWERED: tuple[type[BaseException], ...] = (*outage.REDIS_DOWN, TimeoutError)
+
+
+async def _answers(ping: Callable[[], Awaitable[None]], timeout_s: float) -> str:
     try:
         async with asyncio.timeout(timeout_s):
-            await client.ping()  # type: ignore[attr-defined]
+            await ping()
         return "ok"
-    except (*outage.REDIS_DOWN, TimeoutError) as problem:
+    except UNANSWERED as problem:
         return f"unreachable: {problem or 'no reply'}"
 
 
 async def readiness(runtime: Runtime) -> Readiness:
     timeout_s = runtime.settings.redis_timeout_s
-    redis, queue = await asyncio.gather(_answers(runtime.events, timeout_s), _answers(runtime.queue_async, timeout_s))
+    wired = runtime.connections
+    redis, queue = await asyncio.gather(_answers(wired.ping_events, timeout_s), _answers(wired.ping_queue, timeout_s))
     backlog_s, workers = 0.0, 0
     if queue == "ok":
         now = time.time()
         try:
-            async with asyncio.timeout(timeout_s), runtime.queue_async.pipeline(transaction=False) as pipe:
-                pipe.zrange(keys.DIRTY, 0, 0, withscores=True).zcount(keys.WORKERS, now - worker.BEAT_S * 3, "+inf")
-                oldest, workers = await pipe.execute()
-            backlog_s = round(max(0.0, now - oldest[0][1]), 3) if oldest else 0.0
-        except (*outage.REDIS_DOWN, TimeoutError) as problem:
+            async with asyncio.timeout(timeout_s):
+                oldest, workers = await runtime.projector_queue.readiness(now)
+            backlog_s = round(max(0.0, now - oldest), 3) if oldest is not None else 0.0
+        except UNANSWERED as problem:
             queue = f"unreachable: {problem or 'no reply'}"
-    ready = redis == queue == "ok" and backlog_s < runtime.settings.ready_backlog_s
+    ready = redis == queue == "ok"
     return Readiness("ok" if ready else "unavailable", redis, queue, backlog_s, workers)
 
 

@@ -26,7 +26,8 @@ def body_cap(path: str, limits: Limits) -> int:
 def check_headers(scope: asgi.Scope, limits: Limits) -> None:
     size = sum(len(name) + len(value) for name, value in scope["headers"])
     if size > limits.header_bytes:
-        raise ApiError(431, "headers_too_large", f"the request's headers are over {limits.header_bytes} bytes")
+        raise ApiError(431, "headers_too_large", "the request's headers are over {most} bytes",
+                       most=limits.header_bytes)
 
 
 async def read_body(scope: asgi.Scope, receive: Any, limits: Limits) -> bytes:
@@ -34,14 +35,15 @@ async def read_body(scope: asgi.Scope, receive: Any, limits: Limits) -> bytes:
     cap = body_cap(scope["path"], limits)
     declared = asgi.header(scope, b"content-length")
     if declared is not None and declared.isdigit() and int(declared) > cap:
-        raise ApiError(413, "body_too_large", f"this request's body is at most {cap} bytes")
+        raise ApiError(413, "body_too_large", "this request's body is at most {most} bytes", most=cap)
     if arrived(receive):  # nothing to wait for, so no timer to set and cancel (most requests)
         return await _take(receive, cap)
     try:
         async with asyncio.timeout(limits.body_timeout_s if limits.body_timeout_s > 0 else None):
             return await _take(receive, cap)
     except TimeoutError as problem:
-        raise ApiError(408, "body_timeout", f"the body was not sent within {limits.body_timeout_s} s") from problem
+        raise ApiError(408, "body_timeout", "the body was not sent within {most} s",
+                       most=limits.body_timeout_s) from problem
 
 
 def arrived(receive: Any) -> bool:
@@ -61,7 +63,7 @@ async def _take(receive: Any, cap: int) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > cap:
-            raise ApiError(413, "body_too_large", f"this request's body is at most {cap} bytes")
+            raise ApiError(413, "body_too_large", "this request's body is at most {most} bytes", most=cap)
         chunks.append(chunk)
         if not message.get("more_body"):
             break
@@ -78,6 +80,6 @@ def replay(body: bytes, receive: Any) -> Any:
     return again
 
 
-async def refuse_and_close(send: Any, problem: ApiError) -> None:
+async def refuse_and_close(send: Any, problem: ApiError, scope: asgi.Scope) -> None:
     """The refusal, with ``Connection: close``: the rest of the body is never read."""
-    await asgi.refuse(send, problem, (b"connection", b"close"))
+    await asgi.refuse(send, problem, (b"connection", b"close"), scope=scope)

@@ -12,11 +12,13 @@ from starlette.routing import Route
 from domain.games import game_ids
 from domain.kernel import RulesError
 from domain.kernel.online import Leave
+from projections.i18n import texts
 from services.commands.players import NAME_MAX, Player
 from services.commands.ratings import Rating
 from services.commands.refused import Refused
-from services.gateway import creators
-from services.gateway.access import ApiError
+from services.gateway import answers, creators, language
+from services.gateway.access import ApiError, by_rule
+from services.gateway.endpoints import int_query, json_body, json_response, runtime_of
 from services.gateway.rate_limit import address_of
 from services.runtime import Runtime
 
@@ -25,12 +27,26 @@ PAGE_MAX = 100
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
     name: str
+    bot: bool = False  # a bot account (docs/bots.md)
+    language: str = ""  # en, fr; "" (none): each request's Accept-Language decides (docs/i18n.md)
 
 
 class PlayerCreated(msgspec.Struct):
     player_id: str
     name: str
     token: str  # the player's bearer secret: answered this once, kept only as its hash
+    language: str
+    bot: bool = False
+
+
+class PlayerSettings(msgspec.Struct, forbid_unknown_fields=True):
+    language: str  # en, fr, or "" to let each request's Accept-Language decide
+
+
+class PlayerSet(msgspec.Struct):
+    player_id: str
+    name: str
+    language: str
 
 
 class RatingInfo(msgspec.Struct):
@@ -45,6 +61,7 @@ class PlayerInfo(msgspec.Struct):
     name: str
     created: float
     ratings: dict[str, RatingInfo]  # game id -> this player's rating, for the games it has a rated match of
+    bot: bool = False  # a bot account: its ratings are against people and other bots alike (docs/bots.md)
 
 
 class LeaderboardRow(msgspec.Struct):
@@ -52,26 +69,12 @@ class LeaderboardRow(msgspec.Struct):
     player_id: str
     name: str
     rating: RatingInfo
+    bot: bool = False
 
 
 class Join(msgspec.Struct, forbid_unknown_fields=True):
     seat: int | None = None  # any free seat if left out
     invite: str | None = None  # a private match's invite code
-
-
-def _runtime(request: Request) -> Runtime:
-    return request.app.state.runtime
-
-
-def _answer(value: Any, status: int = 200) -> Response:
-    return Response(msgspec.json.encode(value), status_code=status, media_type="application/json")
-
-
-def _body(raw: bytes, kind: Any) -> Any:
-    try:
-        return msgspec.json.decode(raw or b"{}", type=kind)
-    except (msgspec.DecodeError, msgspec.ValidationError) as problem:
-        raise ApiError(400, "bad_request", str(problem)) from problem
 
 
 async def caller(request: Request, required: bool = True) -> Player | None:
@@ -82,32 +85,57 @@ async def caller(request: Request, required: bool = True) -> Player | None:
         if not required:
             return None
         raise ApiError(401, "no_player_token", "send Authorization: Bearer <player token> (POST /v1/players)")
-    player = await _runtime(request).players.by_token(token.strip())
+    player = await runtime_of(request).players.by_token(token.strip())
     if player is None:
         raise ApiError(401, "unknown_player", "this token is no player's")
     return player
 
 
+async def player_setting(request: Request) -> str:
+    """The language chosen by the player whose token the request bears ("" for none, or a token
+    that is no player's: a seat token, say)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return ""
+    players = runtime_of(request).players
+    player = await players.by_token(token.strip())
+    return "" if player is None else await players.language(player.id)
+
+
 async def create_player(request: Request) -> Response:
     await request.app.state.rate.players(address_of(request.scope))
-    asked = _body(await request.body(), NewPlayer)
+    asked = await json_body(request, NewPlayer)
     if len(asked.name) > 4 * NAME_MAX:  # refused before any further look
-        raise ApiError(422, "name_too_long", f"a name has at most {NAME_MAX} characters")
+        raise ApiError(422, "name_too_long", "a name has at most {most} characters", most=NAME_MAX)
     try:
-        player, token = await _runtime(request).players.register(asked.name)
+        player, token = await runtime_of(request).players.register(asked.name, asked.bot, asked.language)
     except RulesError as refusal:
-        raise ApiError(422, refusal.code, refusal.message) from refusal
-    return _answer(PlayerCreated(player.id, player.name, token), 201)
+        raise by_rule(422, refusal) from refusal
+    return json_response(PlayerCreated(player.id, player.name, token, player.language, player.bot), 201)
+
+
+async def set_player(request: Request) -> Response:
+    """``PATCH /v1/players/{id}`` with the player's own token: its settings (the language)."""
+    player = await caller(request)
+    assert player is not None
+    if player.id != request.path_params["player_id"]:
+        raise ApiError(403, "not_this_player", "a player's settings are set with that player's own token")
+    asked = await json_body(request, PlayerSettings)
+    try:
+        await runtime_of(request).players.set_language(player, asked.language)
+    except RulesError as refusal:
+        raise by_rule(422, refusal) from refusal
+    return json_response(PlayerSet(player.id, player.name, asked.language))
 
 
 async def get_player(request: Request) -> Response:
-    runtime = _runtime(request)
+    runtime = runtime_of(request)
     player = await runtime.players.get(request.path_params["player_id"])
     if player is None:
         raise ApiError(404, "no_such_player", "no such player")
     ratings = await runtime.ratings.of(player.id, game_ids())
     shown = {game: _rating(rating) for game, rating in ratings.items()}
-    return _answer(PlayerInfo(player.id, player.name, player.created, shown))
+    return json_response(PlayerInfo(player.id, player.name, player.created, shown, player.bot))
 
 
 def _rating(rating: Rating) -> RatingInfo:
@@ -117,50 +145,40 @@ def _rating(rating: Rating) -> RatingInfo:
 async def leaderboard(request: Request) -> Response:
     game = request.path_params["game_id"]
     if game not in game_ids():
-        raise ApiError(404, "unknown_game", f"no game {game!r}")
-    runtime = _runtime(request)
-    best = await runtime.ratings.leaderboard(game, _int(request, "limit", 20, 1, PAGE_MAX))
+        raise ApiError(404, "unknown_game", "no game {game!r}", game=game)
+    runtime = runtime_of(request)
+    best = await runtime.ratings.leaderboard(game, int_query(request, "limit", 20, 1, PAGE_MAX))
     rows = []
     for n, (player_id, rating) in enumerate(best):
         player = await runtime.players.get(player_id)
-        rows.append(LeaderboardRow(n + 1, player_id, player.name if player else "", _rating(rating)))
-    return _answer(rows)
-
-
-def _int(request: Request, name: str, default: int, low: int, high: int) -> int:
-    text = request.query_params.get(name)
-    try:
-        value = default if text is None else int(text)
-    except ValueError as problem:
-        raise ApiError(400, "bad_query", f"{name} is an integer") from problem
-    if not low <= value <= high:
-        raise ApiError(400, "bad_query", f"{name} is from {low} to {high}")
-    return value
+        name, bot = (player.name, player.bot) if player else ("", False)
+        rows.append(LeaderboardRow(n + 1, player_id, name, _rating(rating), bot))
+    return json_response(rows)
 
 
 async def lobby(request: Request) -> Response:
     game = request.query_params.get("game")
     if game is not None and game not in game_ids():
-        raise ApiError(400, "unknown_game", f"no game {game!r}")
-    offset = _int(request, "offset", 0, 0, 1_000_000)
-    limit = _int(request, "limit", 20, 1, PAGE_MAX)
-    return _answer(await _runtime(request).lobby.page(game, offset, limit))
+        raise ApiError(400, "unknown_game", "no game {game!r}", game=game)
+    offset = int_query(request, "offset", 0, 0, 1_000_000)
+    limit = int_query(request, "limit", 20, 1, PAGE_MAX)
+    return json_response(await runtime_of(request).lobby.page(game, offset, limit))
 
 
 async def _act(request: Request, act: Any) -> Response:
-    runtime = _runtime(request)
+    runtime = runtime_of(request)
     player = await caller(request)
     assert player is not None
     try:
         answer = await act(runtime, request.path_params["match_id"], player)
     except Refused as refusal:
-        raise ApiError(refusal.status, refusal.code, refusal.message) from refusal
+        raise answers.refused(refusal) from refusal
     await runtime.appended(answer.match_id)  # a start opened the log: its views are due
-    return _answer(answer)
+    return json_response(answer)
 
 
 async def join(request: Request) -> Response:
-    asked = _body(await request.body(), Join)
+    asked = await json_body(request, Join)
     return await _act(
         request, lambda runtime, match_id, player: runtime.lobby.join(match_id, player, asked.seat, asked.invite)
     )
@@ -168,7 +186,7 @@ async def join(request: Request) -> Response:
 
 async def leave(request: Request) -> Response:
     """Before the start: the seat is free again. After: a ``Leave`` in the log hands it to a bot."""
-    runtime = _runtime(request)
+    runtime = runtime_of(request)
     match = await runtime.matches.get(request.path_params["match_id"])
     if match is None or match.lobby != "started":
         return await _act(request, lambda runtime, match_id, player: runtime.lobby.leave(match_id, player))
@@ -177,8 +195,10 @@ async def leave(request: Request) -> Response:
     seats = [seat for seat, held in match.players.items() if held == player.id]
     if not seats:
         raise ApiError(409, "not_seated", "this player holds no seat of this match")
-    answer = await runtime.handler.submit(match, seats[0], Leave())
-    return Response(answer.body, status_code=answer.status, media_type="application/json")
+    setting = await runtime.players.language(player.id)
+    said = texts(language.choose(request.query_params, request.headers.get("accept-language"), setting, strict=False))
+    status, body = answers.of(await runtime.handler.submit(match, seats[0], Leave()), said)
+    return Response(body, status_code=status, media_type="application/json")
 
 
 async def start(request: Request) -> Response:
@@ -187,7 +207,7 @@ async def start(request: Request) -> Response:
 
 async def rematch(request: Request) -> Response:
     """A rematch is a creation: it counts in its player's (and address's or API key's) open-matches quota."""
-    limits = _runtime(request).settings.limits
+    limits = runtime_of(request).settings.limits
     key = creators.known_key(request.headers.get("x-api-key"), limits)  # a player's act: a key is not needed
     address = address_of(request.scope)
 
@@ -200,6 +220,7 @@ async def rematch(request: Request) -> Response:
 ROUTES = [
     Route("/v1/players", create_player, methods=["POST"]),
     Route("/v1/players/{player_id}", get_player),
+    Route("/v1/players/{player_id}", set_player, methods=["PATCH"]),
     Route("/v1/lobby", lobby),
     Route("/v1/games/{game_id}/leaderboard", leaderboard),
     Route("/v1/matches/{match_id}/join", join, methods=["POST"]),

@@ -3,17 +3,27 @@ from contract.py (the same source as GET /v1/games). docs/API.md explains the de
 
 from __future__ import annotations
 
+import copy
+import json
 from typing import Any
 
 import msgspec
 
 from domain.games import game_ids, get_game
 from projections.content.model import Content
+from projections.i18n import LANGUAGES
+from projections.receipts import SIGNING_KEY_PATH, SigningKey
 from services.commands.entropy import Contributed, Contribution
-from services.commands.schemas import CreateMatch, ErrorBody, GameInfo, Health, MatchCreated
-from services.gateway import contract, openapi_online
-from services.gateway.contract import REF, any_of_games, ref
+from services.gateway import contract, openapi_online, reads, stream_schemas
+from services.gateway.contract import REF, any_of_games, nullable, ref
 from services.gateway.health import Readiness
+from services.gateway.schemas import (
+    CreateMatch,
+    ErrorBody,
+    GameInfo,
+    Health,
+    MatchCreated,
+)
 
 ERRORS = {
     400: "malformed request (bad_request, bad_command, bad_query, bad_last_event_id, unknown_game)",
@@ -84,6 +94,31 @@ def _header(name: str, description: str, schema: dict[str, Any]) -> dict[str, An
     return {"name": name, "in": "header", "required": False, "schema": schema, "description": description}
 
 
+LANG = {
+    "name": "lang",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "enum": list(LANGUAGES)},
+    "description": "the texts' language, over the player's setting and Accept-Language (docs/i18n.md)",
+}
+ACCEPT_LANGUAGE = _header(
+    "Accept-Language",
+    "the texts' language (en, fr; q-values weighed; default en) unless ?lang= or the player's setting says",
+    {"type": "string"},
+)
+LANGUAGE_HEADERS = {
+    "Content-Language": {"description": "the texts' language", "schema": {"type": "string"}},
+    "Vary": {"description": "Accept-Language, Authorization", "schema": {"type": "string"}},
+}
+
+
+def _with_language(operation: dict[str, Any]) -> dict[str, Any]:
+    """An answer whose texts are in the caller's language (docs/i18n.md)."""
+    operation["parameters"] = [*operation.get("parameters", []), LANG, ACCEPT_LANGUAGE]
+    operation["responses"]["200"]["headers"] = LANGUAGE_HEADERS
+    return operation
+
+
 def paths() -> dict[str, Any]:
     return {
         "/v1/games": {
@@ -95,7 +130,7 @@ def paths() -> dict[str, Any]:
                 operation_id="listGames",
             )
         },
-        "/v1/games/{game_id}/content": {"get": _content()},
+        "/v1/games/{game_id}/content": {"get": _with_language(_content())},
         "/v1/matches": {
             "post": _op(
                 "Create a match",
@@ -141,7 +176,8 @@ def paths() -> dict[str, Any]:
         "/v1/matches/{match_id}/stream": {
             "get": _match_op(
                 "Server-Sent Events: `event: view`, `id: <version>`, `data: <ViewEnvelope>`; `event: presence`,"
-                " `data: {match_id, version, players}` when a seat connects or disconnects; keep-alive comments",
+                " `data: <PresenceFrame>` when a seat connects or disconnects; `event: lost`, `data: <ErrorBody>`"
+                " (match_lost) as the last word of a match the store lost; keep-alive comments",
                 200,
                 _ok(
                     "the caller's views, newest only, in version order (docs/API.md: the stream)",
@@ -160,28 +196,32 @@ def paths() -> dict[str, Any]:
             )
         },
         "/v1/matches/{match_id}/events": {
-            "get": _match_op(
-                "The log's entries after a version, as the caller may see them",
-                200,
-                _ok("the entries, in version order", any_of_games("EventEnvelope", array=True)),
-                (400,),
-                operation_id="listEvents",
-                parameters=[_query("after", "only entries with a version above this (default 0)")],
+            "get": _with_language(
+                _match_op(
+                    "The log's entries after a version, as the caller may see them",
+                    200,
+                    _ok("the entries, in version order", any_of_games("EventEnvelope", array=True)),
+                    (400,),
+                    operation_id="listEvents",
+                    parameters=[_query("after", "only entries with a version above this (default 0)")],
+                )
             )
         },
         "/v1/matches/{match_id}/replay": {
-            "get": _match_op(
-                "One frame per version, the caller's view at each",
-                200,
-                _ok("frames 0 to the current version", any_of_games("Frame", array=True)),
-                (400,),
-                operation_id="getReplay",
-                parameters=[_query("seat", "once finished: whose view the frames show (default the caller's)")],
+            "get": _with_language(
+                _match_op(
+                    "One frame per version, the caller's view at each",
+                    200,
+                    _ok("frames 0 to the current version", any_of_games("Frame", array=True)),
+                    (400,),
+                    operation_id="getReplay",
+                    parameters=[_query("seat", "once finished: whose view the frames show (default the caller's)")],
+                )
             )
         },
         "/v1/matches/{match_id}/export": {
             "get": _match_op(
-                "JSON Lines export of a finished match (docs/AUDIT.md)",
+                "JSON Lines export of a finished match, its head signed (docs/AUDIT.md)",
                 200,
                 _ok("the export", {"type": "string"}, "application/x-ndjson"),
                 (409,),
@@ -200,28 +240,134 @@ def paths() -> dict[str, Any]:
         },
         "/healthz": {"get": _ready("Readiness, its status only (as /readyz)", ref("Health"), "health")},
         "/livez": {"get": _op("Liveness: the process answers", 200, _ok("ok", ref("Health")), (), operation_id="live")},
-        "/readyz": {
-            "get": _ready("Readiness: both Redis answer, the projector keeps up", ref("Readiness"), "ready")
-        },
+        "/readyz": {"get": _ready("Readiness: this process's links to both Redis answer", ref("Readiness"), "ready")},
         "/metrics": {
             "get": _op(
                 "Prometheus metrics", 200, _ok("metrics", {"type": "string"}, "text/plain"), (), operation_id="metrics"
             )
         },
+        SIGNING_KEY_PATH: {
+            "get": _op(
+                "The public key that signs finished matches' exports (docs/AUDIT.md: tavern audit --key)",
+                200,
+                _ok("the key", ref("SigningKey")),
+                (),
+                operation_id="signingKey",
+            )
+        },
         "/openapi.json": {
-            "get": _op("This document", 200, _ok("OpenAPI 3.1", {"type": "object"}), (), operation_id="openapi")
+            "get": _op(
+                "This document",
+                200,
+                _ok("OpenAPI 3.1", {"type": "object", "additionalProperties": True}),
+                (),
+                operation_id="openapi",
+            )
+        },
+        "/asyncapi.json": {
+            "get": _op(
+                "The streams (/stream and /ws): their frames, resuming and close codes, as AsyncAPI 3.1",
+                200,
+                _ok("AsyncAPI 3.1: its payloads are schemas of this", {"type": "object", "additionalProperties": True}),
+                (),
+                operation_id="asyncapi",
+            )
         },
     }
 
 
+def _reads_limited(found: dict[str, Any]) -> dict[str, Any]:
+    """Every read under /v1/ may be answered 429 past the reads' rates (services/gateway/reads.py)."""
+    for path, operations in found.items():
+        if path.startswith(reads.PREFIX) and "get" in operations:
+            operations["get"]["responses"].setdefault("429", {"description": ERRORS[429], **_json(ref("ErrorBody"))})
+    return found
+
+
+def _create_match(base: dict[str, Any]) -> dict[str, Any]:
+    """CreateMatch, one schema per game (``<game>.CreateMatch``: its seats, options, bots), by ``game``."""
+    out = {}
+    for game_id in game_ids():
+        game = get_game(game_id)
+        schema = copy.deepcopy(base) | {"title": f"{game_id}.CreateMatch"}
+        seat = {"type": "integer", "minimum": 0, "maximum": game.max_seats - 1}
+        properties = schema["properties"]
+        properties["game"] = {"enum": [game_id]}
+        properties["seats"] = {"type": "integer", "minimum": game.min_seats, "maximum": game.max_seats}
+        properties["options"] = {**ref(f"{game_id}.Options"), "default": {}}
+        properties["bots"]["items"] = properties["open"]["items"] = seat
+        properties["bot"] |= nullable({"enum": ["random", *game.bots]})
+        properties["clock"] |= nullable(ref("ClockOption"))
+        out[f"{game_id}.CreateMatch"] = schema
+    out["CreateMatch"] = {
+        "oneOf": [ref(name) for name in out],
+        "discriminator": {
+            "propertyName": "game",
+            "mapping": {game_id: REF + f"{game_id}.CreateMatch" for game_id in game_ids()},
+        },
+    }
+    return out
+
+
+GAME_SCHEMAS = {
+    "type": "object",
+    "properties": {
+        "rules_version": {"type": "integer", "description": "the rules version these schemas describe"},
+        **{
+            name: {"type": "object", "additionalProperties": True, "description": f"a JSON Schema (2020-12): {text}"}
+            for name, text in [
+                ("commands", "`<game>.Command`"),
+                ("events", "`<game>.Event`"),
+                ("view", "`<game>.View`"),
+                ("envelope", "`<game>.ViewEnvelope`"),
+                ("content", "`Content`"),
+            ]
+        },
+    },
+    "required": ["rules_version", "commands", "events", "view", "envelope", "content"],
+    "additionalProperties": False,
+}
+
+
+def _request_bodies(found: dict[str, Any]) -> list[str]:
+    """The component schemas a request body names (WsCommand too: the socket's)."""
+    named = ["WsCommand"]
+    for operations in found.values():
+        for operation in operations.values():
+            schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            if schema is not None:
+                named.append(schema["$ref"].removeprefix(REF))
+    return named
+
+
+def _defaults_described(components: dict[str, Any], requested: list[str]) -> None:
+    """No property of what a request may send has a ``default`` unless it is required: generators
+    (openapi-typescript's defaultNonNullable, its default) make a property with a default required,
+    right for an answer, which has them all, wrong for a body that may leave them out. The default
+    is said in the description instead."""
+    for name in contract.reachable(requested, components):
+        schema = components[name]
+        required = set(schema.get("required", ()))
+        for field, value in schema.get("properties", {}).items():
+            if "default" in value and field not in required:
+                default = json.dumps(value.pop("default"))
+                said = value.get("description")
+                value["description"] = f"{said} (default {default})" if said else f"default {default}"
+
+
 def document() -> dict[str, Any]:
     types: list[Any] = [
-        *(CreateMatch, MatchCreated, ErrorBody, GameInfo, Health, Readiness, Contribution, Contributed, Content)
+        *(CreateMatch, MatchCreated, ErrorBody, GameInfo, Health, Readiness, Contribution, Contributed, Content),
+        SigningKey,
     ]
     _, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
-    components["CreateMatch"]["properties"]["game"]["enum"] = game_ids()
-    components.update(contract.components())
+    components |= _create_match(components.pop("CreateMatch"))
+    components["GameInfo"]["properties"]["schemas"] = GAME_SCHEMAS
+    components |= stream_schemas.components()
+    components.update(copy.deepcopy(contract.components()))  # a copy: the cached one serves GET /v1/games
     rules = {game_id: get_game(game_id).rules_version for game_id in game_ids()}
+    found = _reads_limited(paths() | openapi_online.paths(components))
+    _defaults_described(components, _request_bodies(found))
     return {
         "openapi": "3.1.0",
         "info": {
@@ -231,7 +377,7 @@ def document() -> dict[str, Any]:
             "`x-rules-versions` gives the rules version each game's schemas describe.",
             "x-rules-versions": rules,
         },
-        "paths": paths() | openapi_online.paths(components),
+        "paths": found,
         "components": {
             "schemas": components,
             "securitySchemes": {

@@ -7,11 +7,35 @@ from typing import Any
 
 import msgspec
 
+from domain.games import game_ids
+from services.commands.challenges import Accepted, Answered, Challenge, NewChallenge, PlayerEvent
 from services.commands.lobby import Joined, Left, LobbyPage, Started
-from services.gateway.online import Join, LeaderboardRow, NewPlayer, PlayerCreated, PlayerInfo
+from services.gateway.bots import BotsPage
+from services.gateway.contract import REF, any_of_games
+from services.gateway.online import (
+    Join,
+    LeaderboardRow,
+    NewPlayer,
+    PlayerCreated,
+    PlayerInfo,
+    PlayerSet,
+    PlayerSettings,
+)
 
-REF = "#/components/schemas/"
-TYPES = [NewPlayer, PlayerCreated, PlayerInfo, Join, Joined, Left, Started, LobbyPage, LeaderboardRow]
+TYPES = [
+    NewPlayer,
+    PlayerCreated,
+    PlayerInfo,
+    PlayerSettings,
+    PlayerSet,
+    Join,
+    Joined,
+    Left,
+    Started,
+    LobbyPage,
+    LeaderboardRow,
+]
+BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent]
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
@@ -28,6 +52,22 @@ def _op(summary: str, ok: str, status: str, errors: tuple[int, ...], **extra: An
     return {"summary": summary, "responses": responses, **extra}
 
 
+def _leave(match: dict[str, Any]) -> dict[str, Any]:
+    """Leaving before the start answers ``Left``; after it, ``Leave`` is a command of the match's log
+    and answers as POST /commands does (``<game>.Accepted``: the version, the TakenOver event, a receipt)."""
+    operation = _op(
+        "Before the start: free the seat (the host's leaving closes the match), answered `Left`; after: a bot"
+        " plays it, answered as the command `Leave` would be (`<game>.Accepted`)",
+        "Left",
+        "200",
+        (401, 403, 404, 409, 422),
+        **match,
+    )
+    left = {"anyOf": [_ref("Left"), *any_of_games("Accepted")["anyOf"]]}
+    operation["responses"]["200"]["content"]["application/json"]["schema"] = left
+    return operation
+
+
 def _path(name: str) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
 
@@ -36,25 +76,42 @@ def _path(name: str) -> dict[str, Any]:
 OPERATION_IDS = {
     ("/v1/players", "post"): "createPlayer",
     ("/v1/players/{player_id}", "get"): "getPlayer",
+    ("/v1/players/{player_id}", "patch"): "setPlayer",
     ("/v1/lobby", "get"): "listLobby",
     ("/v1/matches/{match_id}/join", "post"): "joinMatch",
     ("/v1/matches/{match_id}/leave", "post"): "leaveMatch",
     ("/v1/matches/{match_id}/start", "post"): "startMatch",
     ("/v1/matches/{match_id}/rematch", "post"): "rematch",
     ("/v1/games/{game_id}/leaderboard", "get"): "getLeaderboard",
+    ("/v1/bots", "get"): "listBots",
+    ("/v1/challenges", "post"): "challengeBot",
+    ("/v1/challenges/{challenge_id}", "get"): "getChallenge",
+    ("/v1/challenges/{challenge_id}/accept", "post"): "acceptChallenge",
+    ("/v1/challenges/{challenge_id}/decline", "post"): "declineChallenge",
+    ("/v1/challenges/{challenge_id}/cancel", "post"): "cancelChallenge",
+    ("/v1/events", "get"): "streamPlayerEvents",
 }
 
 
 def paths(components: dict[str, Any]) -> dict[str, Any]:
     """The online-play paths, each operation named; their messages' schemas are added to ``components``."""
-    declared = _paths(components)
+    declared = _paths(components) | _bot_paths(components)
     for (path, method), name in OPERATION_IDS.items():
         declared[path][method]["operationId"] = name
     return declared
 
 
+def _typed_game(schema: dict[str, Any], options: str) -> None:
+    """``schema``'s ``game`` one of the games' ids and its ``options`` that game's Options."""
+    branches = [_ref(f"{game_id}.Options") for game_id in game_ids()]
+    schema["properties"]["options"] = {"anyOf": branches, "description": options}
+    schema["properties"]["game"] = {"enum": game_ids()}
+
+
 def _paths(components: dict[str, Any]) -> dict[str, Any]:
     _, own = msgspec.json.schema_components(TYPES, ref_template=REF + "{name}")
+    _typed_game(own["LobbyEntry"], "the match's options, each filled in: `<game>.Options` of the entry's game")
+    own.pop("ClockOption")  # contract.py's
     components.update(own)
     match = {"parameters": [_path("match_id")], "security": [{"bearer": []}]}
     query = [
@@ -74,7 +131,16 @@ def _paths(components: dict[str, Any]) -> dict[str, Any]:
             )
         },
         "/v1/players/{player_id}": {
-            "get": _op("A player's name and ratings", "PlayerInfo", "200", (404,), parameters=[_path("player_id")])
+            "get": _op("A player's name and ratings", "PlayerInfo", "200", (404,), parameters=[_path("player_id")]),
+            "patch": _op(
+                "The player's settings, with its own token: the language of its texts (docs/i18n.md)",
+                "PlayerSet",
+                "200",
+                (400, 401, 403, 422),
+                parameters=[_path("player_id")],
+                requestBody=_json(_ref("PlayerSettings")),
+                security=[{"bearer": []}],
+            ),
         },
         "/v1/lobby": {"get": _op("Open public matches, oldest first", "LobbyPage", "200", (400,), parameters=query)},
         "/v1/matches/{match_id}/join": {
@@ -88,15 +154,7 @@ def _paths(components: dict[str, Any]) -> dict[str, Any]:
                 **match,
             )
         },
-        "/v1/matches/{match_id}/leave": {
-            "post": _op(
-                "Before the start: free the seat (the host's leaving closes the match); after: a bot plays it",
-                "Left",
-                "200",
-                (401, 403, 404, 409, 422),
-                **match,
-            )
-        },
+        "/v1/matches/{match_id}/leave": {"post": _leave(match)},
         "/v1/matches/{match_id}/start": {
             "post": _op("The host starts: free seats are bots", "Started", "200", (401, 403, 404, 409), **match)
         },
@@ -117,6 +175,72 @@ def _paths(components: dict[str, Any]) -> dict[str, Any]:
                     "200": {"description": "rows", **_json(board)},
                     "404": {"description": "an error", **_json(_ref("ErrorBody"))},
                 },
+            }
+        },
+    }
+
+
+def _bot_paths(components: dict[str, Any]) -> dict[str, Any]:
+    """Bot accounts' paths (docs/bots.md): the bots' list, challenges, a player's event stream."""
+    _, own = msgspec.json.schema_components(BOT_TYPES, ref_template=REF + "{name}")
+    for name in ("NewChallenge", "Challenge"):
+        _typed_game(own[name], "the match's options: `<game>.Options` of the challenge's game")
+        own[name]["properties"]["clock"] = {"anyOf": [_ref("ClockOption"), {"type": "null"}]}
+    for name in ("Turn", "MatchFinished"):  # the raw envelope a seat's view stream sends
+        own[name]["properties"]["view"] = _ref("ViewEnvelope")
+    own.pop("ClockOption", None)  # contract.py's
+    components.update(own)
+    player: dict[str, Any] = {"security": [{"bearer": []}]}
+    challenge = {"parameters": [_path("challenge_id")], **player}
+    page = [
+        {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+    ]
+    events = {"oneOf": [_ref(kind.__name__) for kind in PlayerEvent.__args__]}
+    last_id = {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}}
+    return {
+        "/v1/bots": {
+            "get": _op("Bot accounts, the first registered first", "BotsPage", "200", (400,), parameters=page)
+        },
+        "/v1/challenges": {
+            "post": _op(
+                "Challenge a bot account (player token): pending until the bot answers, lapses unanswered",
+                "Challenge",
+                "201",
+                (400, 401, 403, 404, 422, 429),
+                requestBody=_json(_ref("NewChallenge")),
+                **player,
+            )
+        },
+        "/v1/challenges/{challenge_id}": {
+            "get": _op(
+                "A challenge as it stands, to its challenger or its bot", "Challenge", "200", (401, 404), **challenge
+            )
+        },
+        "/v1/challenges/{challenge_id}/accept": {
+            "post": _op(
+                "The bot accepts: the match is created, the bot's seat token answered (the challenger joins its seat)",
+                "Accepted",
+                "200",
+                (401, 403, 404, 409, 422),
+                **challenge,
+            )
+        },
+        "/v1/challenges/{challenge_id}/decline": {
+            "post": _op("The bot declines", "Answered", "200", (401, 403, 404, 409), **challenge)
+        },
+        "/v1/challenges/{challenge_id}/cancel": {
+            "post": _op("The challenger takes it back", "Answered", "200", (401, 403, 404, 409), **challenge)
+        },
+        "/v1/events": {
+            "get": {
+                "summary": "The player's events as Server-Sent Events (event: the type; data: the JSON)",
+                "parameters": [last_id],
+                "responses": {
+                    "200": {"description": "events", "content": {"text/event-stream": {"schema": events}}},
+                    **{str(code): {"description": "an error", **_json(_ref("ErrorBody"))} for code in (400, 401, 429)},
+                },
+                **player,
             }
         },
     }

@@ -9,22 +9,27 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.commands.schemas import error
 from services.gateway import asgi
+from services.gateway.schemas import error
 from services.ops import logs
 from services.runtime import REDIS_DOWN  # redis-py's errors of an outage, which the Wire raises too
 
-__all__ = ["REDIS_DOWN", "answer", "handler"]
+__all__ = ["REDIS_DOWN", "answer", "handler", "logged"]
 
 log = logs.get("tavern.gateway")
 RETRY_AFTER_S = 1
 BODY = error("unavailable", "the store cannot be reached; try again (with the same Idempotency-Key)")
-HEADERS = [asgi.JSON, (b"retry-after", b"%d" % RETRY_AFTER_S), (b"content-length", b"%d" % len(BODY))]
+RETRY_AFTER = (b"retry-after", b"%d" % RETRY_AFTER_S)
+HEADERS = [asgi.JSON, RETRY_AFTER, (b"content-length", b"%d" % len(BODY))]
+
+
+def logged(problem: Exception) -> None:
+    log.warning("redis_unavailable", error=str(problem))
 
 
 async def answer(send: Any, problem: Exception) -> None:
     """The 503 on a bare endpoint (services/gateway/asgi.py)."""
-    log.warning("redis_unavailable", error=str(problem))
+    logged(problem)
     await send({"type": "http.response.start", "status": 503, "headers": HEADERS})
     await send({"type": "http.response.body", "body": BODY})
 

@@ -1,74 +1,119 @@
-"""Rate limits per seat token and per client address, as token buckets in Redis (rate_limit.lua),
-so that they hold across every gateway. Past one: the API's 429 with ``Retry-After``."""
+"""Rate limits per seat token and per client address (creates, registrations, commands, reads), as
+token buckets: those of creations, registrations, reads and a seat token's commands shared by every
+gateway (services/store/rate_limits.py, on the shards: a token's on its match's), a client
+address's commands in this gateway's memory (``LocalBuckets``: the limit is per gateway,
+docs/LIMITS.md). Past one: the API's 429 with ``Retry-After``."""
 
 from __future__ import annotations
 
-import hashlib
 import math
-from pathlib import Path
+import time
+from collections.abc import MutableMapping
 from typing import Any
 
+from projections.i18n import M_, N_
 from services.gateway.access import ApiError
 from services.ops.limits import Limits
-from services.store import resp
-from services.store.event_store import Call, reply, run_scripts
-
-_SCRIPT = (Path(__file__).parent / "rate_limit.lua").read_text()
+from services.store.rate_limits import Bucket, RateLimits, digest
 
 
-def _who(secret: str) -> str:
-    """A token's name in a key: its digest, so that Redis's key space never holds a token."""
-    return hashlib.blake2b(secret.encode("utf-8", "replace"), digest_size=12).hexdigest()
-
-
-def address_of(scope: dict[str, Any]) -> str:
+def address_of(scope: MutableMapping[str, Any]) -> str:
     client = scope.get("client")
     return client[0] if client else "unknown"
 
 
+class LocalBuckets:
+    """Token buckets in this process's memory, one per key: a command's check per client address
+    costs no Redis call. Each gateway holds its own, so the limit is per gateway (nginx spreads
+    an address's matches over them by match id: an address may get up to N times the rate with
+    N gateways). Full buckets are forgotten once there are ``KEPT`` (a full one is a fresh one)."""
+
+    KEPT = 100_000
+
+    def __init__(self, per_s: float, burst: int) -> None:
+        self.per_s, self.burst = per_s, burst
+        self._held: dict[str, tuple[float, float]] = {}  # key -> (tokens, monotonic s of the last take)
+
+    def wait_ms(self, key: str, now: float | None = None) -> int:
+        """0 if ``key``'s bucket holds a token, else the milliseconds until it does."""
+        tokens = self._tokens(key, time.monotonic() if now is None else now)
+        return 0 if tokens >= 1 else math.ceil((1 - tokens) / self.per_s * 1000)
+
+    def take(self, key: str, now: float | None = None) -> None:
+        """A token from ``key``'s bucket (after ``wait_ms`` said it holds one)."""
+        now = time.monotonic() if now is None else now
+        if len(self._held) >= self.KEPT:
+            self._held = {held: (tokens, at) for held, (tokens, at) in self._held.items()
+                          if tokens + (now - at) * self.per_s < self.burst}
+        self._held[key] = (self._tokens(key, now) - 1, now)
+
+    def _tokens(self, key: str, now: float) -> float:
+        tokens, at = self._held.get(key, (self.burst, now))
+        return min(self.burst, tokens + max(0.0, now - at) * self.per_s)
+
+
 class RateLimiter:
-    def __init__(self, redis: Any, limits: Limits, link: resp.Link | None = None) -> None:
-        """On ``redis``'s Redis, through ``link`` (the hot paths' own connection to it: a command's
-        check costs the gateway a third of the CPU it does through redis-py's script object)."""
+    def __init__(self, buckets: RateLimits, limits: Limits) -> None:
         self.limits = limits
-        self._script = redis.register_script(_SCRIPT)
-        self._link = link or resp.Pooled(redis)
+        self.buckets = buckets
+        self.addresses = LocalBuckets(limits.commands_per_s_address, limits.commands_burst_address)
 
     async def creates(self, address: str, creator: str | None, authorization: str | None = None) -> None:
-        """Per address, and per API key and per bearer token (a player's) when sent, wherever they
-        call from; the token is not looked up first: a bucket per token sent is as cheap."""
+        """Per API key (a trusted frontend's, ``creator``) or else per address, and per bearer token
+        (a player's) when sent, wherever they call from; the token is not looked up first: a bucket
+        per token sent is as cheap. A key's creates draw on its own bucket only: its frontend creates
+        for many people from its own address, whose anonymous callers must not spend them."""
         buckets = []
         if self.limits.creates_per_s > 0:
             rate = self.limits.creates_per_s, self.limits.creates_burst
-            buckets.append((f"rate:create:{address}", *rate))
             if creator is not None:
-                buckets.append((f"rate:create:key:{_who(creator)}", *rate))
+                buckets.append(Bucket("create:key", digest(creator), *rate))
+            else:
+                buckets.append(Bucket("create", address, *rate))
             if authorization:
-                buckets.append((f"rate:create:token:{_who(authorization)}", *rate))
-        await self._check(buckets, "matches created")
+                buckets.append(Bucket("create:token", digest(authorization), *rate))
+        await self._check(buckets, N_("matches created"))
 
     async def players(self, address: str) -> None:
         """Registering a player is a creation too (its record is kept): per address, at the creates' rate."""
         if self.limits.creates_per_s > 0:
-            await self._check([(f"rate:player:{address}", self.limits.creates_per_s, self.limits.creates_burst)],
-                              "players registered")
+            await self._check([Bucket("player", address, self.limits.creates_per_s, self.limits.creates_burst)],
+                              N_("players registered"))
 
-    async def commands(self, address: str, token: str) -> None:
-        limits, buckets = self.limits, []
+    async def commands(self, address: str, token: str, match_id: str) -> None:
+        """Per client address in this gateway's memory, then per seat token on ``match_id``'s shard."""
+        limits = self.limits
+        per_address = limits.commands_per_s_address > 0
+        if per_address and (wait_ms := self.addresses.wait_ms(address)):
+            _refuse(wait_ms, N_("commands"))
         if limits.commands_per_s_token > 0:
-            buckets.append((f"rate:cmd:token:{_who(token)}", limits.commands_per_s_token, limits.commands_burst_token))
-        if limits.commands_per_s_address > 0:
-            buckets.append((f"rate:cmd:addr:{address}", limits.commands_per_s_address, limits.commands_burst_address))
-        await self._check(buckets, "commands")
+            rate = limits.commands_per_s_token, limits.commands_burst_token
+            await self._check([Bucket("cmd:token", digest(token), *rate, match_id=match_id)], N_("commands"))
+        if per_address:
+            self.addresses.take(address)
 
-    async def _check(self, buckets: list[tuple[str, float, int]], what: str) -> None:
-        if not buckets:
-            return
-        args: list[Any] = []
-        for _, per_s, burst in buckets:
-            args += (per_s, burst)
-        call = Call(self._script, [key for key, _, _ in buckets], args)
-        taken, wait_ms = reply((await run_scripts(self._link, [call]))[0])
-        if not int(taken):
-            retry = max(1, math.ceil(int(wait_ms) / 1000))
-            raise ApiError(429, "rate_limited", f"too many {what}: retry after {retry} s", retry)
+    async def reads(self, address: str, authorization: str | None, heavy: bool) -> None:
+        """A read (reads.py says which requests are, and which are heavy): per bearer token when
+        sent and per address; a heavy one from the heavy buckets too, in the same take."""
+        limits, buckets = self.limits, []
+        rates = [(limits.reads_per_s_token, limits.reads_burst_token, limits.reads_per_s_address,
+                  limits.reads_burst_address, "read")]
+        if heavy:
+            rates.append((limits.heavy_reads_per_s_token, limits.heavy_reads_burst_token,
+                          limits.heavy_reads_per_s_address, limits.heavy_reads_burst_address, "read:heavy"))
+        for per_s_token, burst_token, per_s_address, burst_address, kind in rates:
+            if authorization and per_s_token > 0:
+                buckets.append(Bucket(f"{kind}:token", digest(authorization), per_s_token, burst_token))
+            if per_s_address > 0:
+                buckets.append(Bucket(f"{kind}:addr", address, per_s_address, burst_address))
+        await self._check(buckets, N_("reads"))
+
+    async def _check(self, buckets: list[Bucket], what: str) -> None:
+        wait_ms = await self.buckets.take(buckets)
+        if wait_ms:
+            _refuse(wait_ms, what)
+
+
+def _refuse(wait_ms: int, what: str) -> None:
+    retry = max(1, math.ceil(wait_ms / 1000))
+    raise ApiError(429, "rate_limited", "too many {what}: retry after {retry} s", retry, what=M_(what), retry=retry)

@@ -11,30 +11,37 @@ WebSocket, as ``?access_token=`` (RFC 6750); ``?last_event_id=N`` resumes as Las
 Refused: closed with 4000 + the HTTP status and the error code as reason (4401, 4403, 4404, 4400).
 Held to the commands' limits (docs/LIMITS.md): their rates (an answer 429 ``rate_limited``), their
 JSON depth and Idempotency-Key (400), and their body cap: a message longer than it by more than
-``ENVELOPE_BYTES`` closes the socket (1009, ``ws_max_size`` in services/cli/serve.py)."""
+``ENVELOPE_BYTES`` closes the socket (1009, ``ws_max_size`` in services/cli/serve.py).
+A command takes POST's path (services/gateway/command_path.py); the views, the stream loop of
+/stream (services/gateway/streams.py): a socket of a gateway that is stopping is closed with
+1001; one whose client stops reading is cut (reset: services/gateway/backlog.py). Its seat token
+and address hold one of their open streams while it is open (stream_caps.py; past a cap, 4429)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from services.commands.handling import BadCommand, decode_command
 from services.commands.matches import Match
-from services.commands.schemas import error
+from services.gateway import command_path
 from services.gateway.access import ApiError, authorize
-from services.gateway.command_endpoint import IDEMPOTENCY_KEY
+from services.gateway.backlog import Backlog
+from services.gateway.command_path import Sent
+from services.gateway.hub import Hub, Listener
 from services.gateway.rate_limit import address_of
-from services.gateway.sse import Hub, Listener
-from services.ops import logs
+from services.gateway.schemas import error
+from services.gateway.stream_caps import StreamCaps
+from services.gateway.streams import follow
 from services.runtime import Runtime
 
-log = logs.get("tavern.ws")
 ENVELOPE_BYTES = 1024  # a message's own fields around its command: the id and an Idempotency-Key
+GOING_AWAY = 1001
 
 
-class Sent(msgspec.Struct, forbid_unknown_fields=True):
+class Message(msgspec.Struct, forbid_unknown_fields=True):
     """A command sent on the socket, with the id its answer will carry."""
 
     id: str | int
@@ -42,7 +49,34 @@ class Sent(msgspec.Struct, forbid_unknown_fields=True):
     idempotency_key: str | None = None
 
 
-_sent = msgspec.json.Decoder(Sent)
+_message = msgspec.json.Decoder(Message)
+
+
+class Frames:
+    """The socket's frames of the stream loop: text frames of JSON, one at a time with the answers."""
+
+    keepalive = None  # the WebSocket protocol's own pings keep the connection alive
+
+    def __init__(self, websocket: WebSocket, lock: asyncio.Lock) -> None:
+        self.websocket = websocket
+        self.lock = lock
+
+    def view(self, version: int, envelope: bytes) -> bytes:
+        return b'{"kind":"view","view":' + envelope + b"}"
+
+    def presence(self, table: bytes) -> bytes:
+        return b'{"kind":"presence","presence":' + table + b"}"
+
+    async def send(self, frame: bytes) -> None:
+        async with self.lock:
+            await self.websocket.send_text(frame.decode())
+
+    async def goodbye(self) -> None:
+        pass  # the socket is closed once the loop ends (_views)
+
+    async def lost(self, match_id: str) -> None:
+        async with self.lock:  # as a connection to it would be refused now: 4000 + 410
+            await self.websocket.close(code=4410, reason="match_lost")
 
 
 async def ws_endpoint(websocket: WebSocket) -> None:
@@ -61,16 +95,33 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     except ValueError:
         await websocket.close(code=4400, reason="bad_last_event_id")
         return
+    caps: StreamCaps = websocket.app.state.stream_caps
+    try:
+        counted = caps.take(authorization, seat, address_of(websocket.scope))
+    except ApiError as problem:  # past a cap of open streams
+        await websocket.close(code=4000 + problem.status, reason=problem.code)
+        return
+    try:
+        await _serve(websocket, runtime, hub, match, seat, last_id, authorization)
+    finally:
+        caps.give(counted)
+
+
+async def _serve(
+    websocket: WebSocket, runtime: Runtime, hub: Hub, match: Match, seat: int | None, last_id: int, authorization: str
+) -> None:
     listener = await hub.attach(match.id, seat, last_id)
-    lock = asyncio.Lock()  # one frame at a time from the two tasks below
-    views = asyncio.create_task(_send_views(websocket, hub, match.id, listener, last_id, lock))
+    frames = Frames(websocket, asyncio.Lock())  # one frame at a time from the two tasks
+    # the socket's receive is uvicorn's: the connection whose backlog is counted (backlog.py)
+    backlog = Backlog(websocket._receive, runtime.settings.limits.stream_unsent_bytes)
+    views = asyncio.create_task(_views(hub, match.id, listener, last_id, frames, backlog))
     try:
         while True:
             message = await _receive(websocket)
             if message is None:
                 return
             answer = await _answer(websocket, match, seat, message, authorization)
-            async with lock:
+            async with frames.lock:
                 await websocket.send_text(answer.decode())
     except WebSocketDisconnect:
         return
@@ -79,6 +130,14 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         listener.wake.set()
         views.cancel()
         hub.detach(match.id, listener)
+
+
+async def _views(hub: Hub, match_id: str, listener: Listener, sent: int, frames: Frames, backlog: Backlog) -> None:
+    await follow(hub, match_id, listener, sent, frames, backlog)
+    if not listener.gone and not backlog.cut_off:  # the gateway is stopping
+        with contextlib.suppress(RuntimeError, TimeoutError, WebSocketDisconnect):  # closed meanwhile
+            async with frames.lock, asyncio.timeout(hub.send_timeout_s):
+                await frames.websocket.close(GOING_AWAY)
 
 
 async def _receive(websocket: WebSocket) -> bytes | None:
@@ -91,52 +150,19 @@ async def _receive(websocket: WebSocket) -> bytes | None:
 
 
 async def _answer(websocket: WebSocket, match: Match, seat: int | None, message: bytes, authorization: str) -> bytes:
-    runtime: Runtime = websocket.app.state.runtime
     try:
-        sent = _sent.decode(message)
+        sent = _message.decode(message)
     except (msgspec.DecodeError, msgspec.ValidationError) as problem:
         return _frame(None, 400, error("bad_message", f"{{id, command, idempotency_key?}}: {problem}"))
-    if seat is None:
-        return _frame(sent.id, 403, error("spectator", "a spectator token cannot send commands"))
-    try:  # the rates POST /commands is held to, shared with it
-        await websocket.app.state.rate.commands(address_of(websocket.scope), authorization)
-    except ApiError as problem:
-        return _frame(sent.id, problem.status, error(problem.code, problem.message))
-    if sent.idempotency_key is not None and not IDEMPOTENCY_KEY.fullmatch(sent.idempotency_key):
-        message = "an idempotency_key is 1 to 200 printable ASCII characters"
-        return _frame(sent.id, 400, error("bad_idempotency_key", message))
-    try:
-        command, expected = decode_command(match, bytes(sent.command), runtime.settings.limits.json_depth)
-    except BadCommand as problem:
-        runtime.metrics.command(match.game.id, "undecodable", "bad_request", "bad_command")
-        return _frame(sent.id, 400, error("bad_command", str(problem)))
-    try:
-        answer = await runtime.handler.submit(match, seat, command, expected, sent.idempotency_key)
-    except Exception:
-        log.exception("command_failed", match_id=match.id, seat=seat)
-        return _frame(sent.id, 500, error("internal", "the server failed; the command may or may not have been taken"))
-    return _frame(sent.id, answer.status, answer.body)
+
+    async def caller() -> tuple[Match, int | None]:
+        return match, seat  # authorised once, when the socket opened
+
+    command = Sent(bytes(sent.command), sent.idempotency_key, "an idempotency_key")
+    reply = await command_path.take(websocket.scope, authorization, caller, command)
+    return _frame(sent.id, reply.status, reply.body)
 
 
 def _frame(message_id: str | int | None, status: int, body: bytes) -> bytes:
     head = msgspec.json.encode({"kind": "answer", "id": message_id, "status": status})
     return head[:-1] + b',"body":' + body + b"}"
-
-
-async def _send_views(
-    websocket: WebSocket, hub: Hub, match_id: str, listener: Listener, sent: int, lock: asyncio.Lock
-) -> None:
-    while not listener.gone:
-        await listener.wake.wait()
-        listener.wake.clear()
-        listener.ping = False  # the WebSocket protocol's own pings keep the connection alive
-        if listener.latest > sent:
-            sent = listener.latest
-            listener.moved = False
-            async with lock:
-                await websocket.send_text('{"kind":"view","view":' + hub.overlay(match_id, listener.raw).decode() + "}")
-        elif listener.moved and listener.raw:
-            listener.moved = False
-            table = hub.table(match_id, listener).decode()
-            async with lock:
-                await websocket.send_text('{"kind":"presence","presence":' + table + "}")

@@ -8,6 +8,7 @@ from contextvars import ContextVar, Token
 from typing import Any, TextIO
 
 import structlog
+from structlog.typing import EventDict, Processor
 
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
@@ -17,7 +18,9 @@ def configure(level: str = "info", stream: TextIO | None = None) -> None:
     those of every library that logs through the standard library (uvicorn, RQ, redis-py, asyncio),
     whose records go through structlog's ProcessorFormatter into the same JSON."""
     out = stream or sys.stderr
-    shared = [merge_bound, structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
+    shared: list[Processor] = [
+        merge_bound, structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)
+    ]
     structlog.configure(
         processors=[*shared, structlog.processors.format_exc_info, structlog.processors.JSONRenderer()],
         # a filtering logger makes a disabled level cost one method call, not a processor chain
@@ -51,7 +54,7 @@ def get(name: str) -> structlog.typing.FilteringBoundLogger:
 _bound: ContextVar[dict[str, Any]] = ContextVar("tavern_log_bound", default={})  # noqa: B039 (never mutated: bind sets a new dict)
 
 
-def merge_bound(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
+def merge_bound(logger: Any, method: str, event: EventDict) -> EventDict:
     """The structlog processor that adds what ``bind`` holds (a line's own values win)."""
     return {**_bound.get(), **event}
 

@@ -23,7 +23,6 @@ from prometheus_client import (
     multiprocess,
     start_http_server,
 )
-from redis.exceptions import RedisError
 
 disable_created_metrics()  # no ``_created`` series beside every counter and histogram: noise to an operator
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -66,6 +65,7 @@ ACTIVE = Gauge(
     "tavern_matches_active", "Matches being played (listed live), by game.", ["game"], multiprocess_mode="max"
 )
 STREAMS = Gauge("tavern_open_streams", "SSE streams open.", multiprocess_mode="livesum")
+# counted by services/store/outage.py, which knows what Redis raises
 REDIS_ERRORS = Counter(
     "tavern_redis_errors", "Redis errors met (connection lost, timeout, refused), by where.", ["where"]
 )
@@ -137,12 +137,6 @@ def prime(game_ids: list[str]) -> None:
         ARCHIVED.labels(ended)
     for where in ("connect", "connection_lost", "timeout", "command", "sweeper", "enqueue", "projector", "archiver"):
         REDIS_ERRORS.labels(where)
-
-
-def redis_error(where: str, problem: BaseException) -> None:
-    """Count ``problem`` if it came from Redis (a lost connection, a timeout, a refusal)."""
-    if isinstance(problem, RedisError | OSError):
-        REDIS_ERRORS.labels(where).inc()
 
 
 def gauge_lifecycle(backlog: int, backlog_age_s: float, active: dict[str, int]) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.ops import limits
+from services.ops import limits, signing
 from services.ops.limits import Limits, limits_from_env
 
 
@@ -22,6 +22,18 @@ def _url(text: str) -> str | None:
     if not text.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError("a Redis URL (redis://, rediss:// or unix://)")
     return text
+
+
+def _urls(text: str) -> str | None:
+    """QUEUE_URL: one Redis URL, or several comma-separated (one queue instance each)."""
+    for part in text.split(",") if text else ():
+        _url(part.strip())
+    return ",".join(part.strip() for part in text.split(",")) or None
+
+
+def _words(text: str) -> str:
+    """QUEUE_MASTER: one master name, or several comma-separated (one queue instance each)."""
+    return ",".join(_word(part.strip()) for part in text.split(","))
 
 
 def _events_url(text: str) -> str | None:
@@ -38,6 +50,16 @@ def _addresses(text: str) -> tuple[tuple[str, int], ...]:
             raise ValueError(f"host:port pairs, comma-separated ({part!r} is not)")
         found.append((host, int(port)))
     return tuple(found)
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    """TAVERN_CORS_ORIGINS: scheme://host[:port], comma-separated, or * (any origin)."""
+    found = tuple(filter(None, (part.strip().rstrip("/") for part in text.split(","))))
+    for origin in found:
+        scheme, _, rest = origin.partition("://")
+        if origin != "*" and (scheme not in ("http", "https") or not rest or "/" in rest):
+            raise ValueError(f"origins (scheme://host[:port]) comma-separated, or * ({origin!r} is not)")
+    return found
 
 
 def _replicas(text: str) -> int | None:
@@ -75,6 +97,7 @@ def _number(kind: Callable[[str], Any], ok: Callable[[Any], bool], what: str) ->
 
 _seconds = _number(float, lambda value: value > 0, "a number of seconds above 0")
 _whole_seconds = _number(int, lambda value: value >= 1, "a whole number of seconds, at least 1")
+_partitions = _number(int, lambda value: 1 <= value <= 1000, "a whole number from 1 to 1000")
 _grace = _number(float, lambda value: value >= 0, "a number of seconds, 0 or more")
 _kept_s = _number(int, lambda value: value >= 0, "a whole number of seconds, 0 or more")
 _port = _number(int, lambda value: 0 <= value < 65536, "a port number (0: none)")
@@ -88,6 +111,13 @@ def _milliseconds(text: str) -> float:
 
 
 def _optional(text: str) -> str | None:
+    return text or None
+
+
+def _directory(text: str) -> str | None:
+    # a relative one is each process's own (its working directory: the image's is root-owned /app)
+    if text and not os.path.isabs(text):
+        raise ValueError("an absolute path (one every gateway and worker sees)")
     return text or None
 
 
@@ -108,12 +138,28 @@ VARIABLES = (
         _events_url,
         "the event streams and views (redis+cluster://: a Redis Cluster); unset: an embedded in-memory Redis",
     ),
-    Variable("QUEUE_URL", "queue_url", "", _url, "RQ and the projector's keys; unset: the same Redis as REDIS_URL"),
+    Variable(
+        "QUEUE_URL",
+        "queue_url",
+        "",
+        _urls,
+        "RQ and the projector's keys; comma-separated: several queue instances, a match's on one by its "
+        "hash; unset: the same Redis as REDIS_URL",
+    ),
     Variable("QUEUE_SENTINELS", "queue_sentinels", "", _addresses, "the queue's Redis found through these sentinels"),
-    Variable("QUEUE_MASTER", "queue_master", "tavern", _word, "the queue's master name at the sentinels"),
+    Variable(
+        "QUEUE_MASTER",
+        "queue_master",
+        "tavern",
+        _words,
+        "the queue's master name at the sentinels; comma-separated: several queue instances",
+    ),
     Variable("TAVERN_QUEUE", "queue_name", "tavern", _word, "the RQ queue's name"),
     Variable("LOG_LEVEL", "log_level", "info", _level, "the JSON log lines' level: debug, info, warning, error"),
-    Variable("TAVERN_LEASE_S", "lease_s", "5", _seconds, "a worker's claim on a match before another redoes it"),
+    Variable(
+        "TAVERN_LEASE_S", "lease_s", "5", _seconds,
+        "a claim on a match, or a share of the sweepers' partitions, before another takes it",
+    ),
     Variable("TAVERN_TICK_MS", "tick_s", "12", _milliseconds, "the longest pause between a worker's drain steps"),
     Variable("TAVERN_MIN_TICK_MS", "min_tick_s", "2", _milliseconds, "the shortest pause after a step that claimed"),
     Variable(
@@ -125,10 +171,8 @@ VARIABLES = (
     Variable("TAVERN_STOP_S", "stop_s", "8", _seconds, "on SIGTERM, the longest a process takes to stop"),
     Variable("TAVERN_START_S", "start_s", "5", _seconds, "at start, how long to try to reach Redis before giving up"),
     Variable(
-        "TAVERN_READY_BACKLOG_S", "ready_backlog_s", "10", _seconds, "/readyz fails when views lag their log longer"
-    ),
-    Variable(
-        "TAVERN_ARCHIVE_DIR", "archive_dir", "tavern-archive", _optional, "where finished matches go (unset embedded)"
+        "TAVERN_ARCHIVE_DIR", "archive_dir", "", _directory,
+        "where finished matches go: a directory every process sees; unset (and no bucket): matches stay in Redis",
     ),
     Variable("TAVERN_ARCHIVE_S3_BUCKET", "archive_s3_bucket", "", _optional, "an S3-compatible bucket instead"),
     Variable("TAVERN_ARCHIVE_S3_ENDPOINT", "archive_s3_endpoint", "", _optional, "its endpoint; unset: AWS"),
@@ -148,6 +192,22 @@ VARIABLES = (
         "an append is answered once this many replicas hold it (WAIT), else 503; unset: 1 on a cluster, else 0",
     ),
     Variable("TAVERN_WAIT_TIMEOUT_MS", "wait_timeout_s", "500", _milliseconds, "how long WAIT waits for replicas"),
+    Variable(
+        "TAVERN_PARTITIONS", "partitions", "16", _partitions,
+        "the shards of each sweeper set (lobby, deadlines, lifecycle); the same on every process, for life",
+    ),
+    Variable(
+        "TAVERN_SIGNING_KEY", "signing_key", "", _optional,
+        "the Ed25519 key signing finished matches' exports (PEM or 64 hex); the same in every process",
+    ),
+    Variable(
+        "TAVERN_SIGNING_KEY_FILE", "signing_key_file", "", _directory,
+        "a file holding it instead; neither: one kept in ~/.local/share/tavern/signing-key",
+    ),
+    Variable(
+        "TAVERN_CORS_ORIGINS", "cors_origins", "", _origins,
+        "web origins a browser may call the API from (comma-separated, or *); unset: none (docs/API.md)",
+    ),
     Variable("TAVERN_WORKER_METRICS_PORT", "worker_metrics_port", "0", _port, "a worker's /metrics port; 0: none"),
 )
 _BY_FIELD = {variable.field: variable for variable in VARIABLES}
@@ -161,8 +221,8 @@ def _default(field: str) -> Any:
 @dataclass(frozen=True, slots=True)
 class Settings:
     redis_url: str | None  # the event store and views; None: an embedded in-memory fakeredis
-    queue_url: str | None  # RQ and the dirty set; None: the same Redis as the events
-    # or the queue's Redis found through Sentinel: its sentinels (host, port) and master name
+    queue_url: str | None  # RQ and the dirty set (comma-separated: several instances); None: the events' Redis
+    # or the queue's Redis found through Sentinel: its sentinels (host, port) and master name(s)
     queue_sentinels: tuple[tuple[str, int], ...] = ()
     queue_master: str = _default("queue_master")
     queue_name: str = _default("queue_name")
@@ -183,16 +243,24 @@ class Settings:
     dequeue_s: int = _default("dequeue_s")
     stop_s: float = _default("stop_s")
     start_s: float = _default("start_s")
-    ready_backlog_s: float = _default("ready_backlog_s")
     # data lifecycle (services/projector/archiver.py, deploy/README.md): where finished matches go
-    archive_dir: str | None = None  # None: no archiving (the embedded default: nothing is kept anyway)
+    archive_dir: str | None = None  # None (and no bucket): no archiving, finished matches stay in Redis
     archive_s3_bucket: str | None = None  # an S3-compatible bucket instead of the directory
     archive_s3_endpoint: str | None = None
     archive_s3_prefix: str = ""
     archive_grace_s: float = _default("archive_grace_s")  # a finished match stays in Redis this long
     idle_limit_s: float = _default("idle_limit_s")  # a match with no event for this long is ended as abandoned
     archive_every_s: float = _default("archive_every_s")  # how often a worker looks for matches to archive
+    # the shards of each set the sweepers poll (services/store/partitions.py): every process of a
+    # deployment must agree, and changing it strands what the dropped shards hold (deploy/README.md)
+    partitions: int = _default("partitions")
+    cors_origins: tuple[str, ...] = ()  # the web origins a browser may call the API from (CORS); none by default
     worker_metrics_port: int = 0  # a worker's /metrics (Prometheus) on this port; 0: none
+    # the key signing the head of a finished match's export (services/ops/signing.py): its value, or
+    # a file holding it; neither: one kept in the data directory (every process of a deployment
+    # must share it: deploy/README.md)
+    signing_key: str | None = field(default=None, repr=False)
+    signing_key_file: str | None = None
     limits: Limits = field(default_factory=Limits)  # what one client may send, and how fast (ops/limits.py)
     # cluster mode: an append is answered once this many replicas hold it (WAIT), else 503;
     # None: 1 on a cluster, 0 (off) on a single Redis (deploy/README.md)
@@ -204,6 +272,23 @@ class Settings:
         if self.wait_replicas is not None:
             return self.wait_replicas
         return 1 if (self.redis_url or "").startswith("redis+cluster://") else 0
+
+    @property
+    def queue_urls(self) -> tuple[str, ...]:
+        """QUEUE_URL's instances (none: the queue is on the events' Redis, or found through Sentinel)."""
+        return tuple(self.queue_url.split(",")) if self.queue_url else ()
+
+    @property
+    def queue_masters(self) -> tuple[str, ...]:
+        """QUEUE_MASTER's instances at the sentinels."""
+        return tuple(self.queue_master.split(","))
+
+    @property
+    def queue_count(self) -> int:
+        """How many queue instances the projector's bookkeeping is spread over (services/store/connections.py)."""
+        if self.embedded:
+            return 1
+        return len(self.queue_masters) if self.queue_sentinels else max(1, len(self.queue_urls))
 
     @property
     def embedded(self) -> bool:
@@ -227,8 +312,12 @@ def from_env(env: dict[str, str] | os._Environ[str] | None = None) -> Settings:
             "REDIS_URL names a Redis Cluster: set QUEUE_URL (or QUEUE_SENTINELS) to a plain Redis for "
             "the queue (RQ and the projector's bookkeeping cannot live on a cluster)"
         )
-    if values["redis_url"] is None and "TAVERN_ARCHIVE_DIR" not in env:
-        values["archive_dir"] = None  # embedded, nothing is kept: no archive unless asked for
+    if values["archive_dir"] and values["archive_s3_bucket"]:
+        raise BadSetting("TAVERN_ARCHIVE_DIR and TAVERN_ARCHIVE_S3_BUCKET are both set: the archive is one of them")
+    try:
+        signing.signing_key(values["signing_key"], values["signing_key_file"])  # one that signs, or no start
+    except (signing.BadKey, OSError) as problem:
+        raise BadSetting(f"TAVERN_SIGNING_KEY(_FILE): {problem}") from None
     try:
         limits = limits_from_env(env)
     except ValueError as problem:

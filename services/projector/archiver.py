@@ -1,7 +1,7 @@
 """The data lifecycle: finished matches leave Redis for the archive (services/store/archive.py).
 
-The projector lists every match it projects: still playing (``keys.live(game)``, by the time of its newest
-event) or finished (``keys.FINISHED``, by when). A worker sweeps both every few seconds:
+The projector lists every match it projects (services/store/lifecycle.py): still playing, by the
+time of its newest event, or finished, by when. A worker sweeps both every few seconds:
 
 - a match idle past ``idle_s`` is ended as abandoned: ``Abandoned`` is appended through the command
   path (services/commands/timeouts.py), so replays and ``tavern audit`` see it; once projected it
@@ -25,16 +25,20 @@ import asyncio
 import hashlib
 import json
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from domain.games import game_ids
 from projections.chain import export_lines
 from services.commands import bots
-from services.commands.matches import Match, Matches
+from services.commands.matches import Match, Matches, quota_of
 from services.ops import logs, metrics
-from services.store import archive, keys
+from services.store import archive
 from services.store.event_store import EventStore, Record
+from services.store.evictions import Evictions
+from services.store.lifecycle import Lifecycle
+from services.store.outage import redis_error
 
 log = logs.get("tavern.archiver")
 FORMAT = "tavern-archive/1"
@@ -43,8 +47,8 @@ FORMAT = "tavern-archive/1"
 class Archiver:
     def __init__(
         self,
-        events: Any,
-        queue: Any,
+        evictions: Evictions,
+        lifecycle: Lifecycle,
         matches: Matches,
         store: EventStore,
         archived: archive.Archive,
@@ -52,12 +56,14 @@ class Archiver:
         idle_s: float,
         abandon: Callable[[Match], Awaitable[str]],
         close_waiting: Callable[[float, float, int], Awaitable[int]],
+        signer: Ed25519PrivateKey,
         batch: int = 100,
     ) -> None:
+        self.signer = signer  # signs the head of a finished match's export (projections/receipts.py)
         self.abandon_match = abandon  # appends Abandoned (Timeouts.abandon_idle)
         self.close_waiting = close_waiting  # closes lobby matches nobody came to (Lobby.close_waiting)
-        self.events = events
-        self.queue = queue
+        self.evictions = evictions
+        self.lifecycle = lifecycle
         self.matches = matches
         self.store = store
         self.archive = archived
@@ -71,7 +77,7 @@ class Archiver:
                 while await self.sweep() >= self.batch:
                     pass  # a backlog: sweep again at once
             except Exception as problem:
-                metrics.redis_error("archiver", problem)
+                redis_error("archiver", problem)
                 log.exception("archive_sweep_failed")
             await asyncio.sleep(every_s)
 
@@ -81,14 +87,11 @@ class Archiver:
         now = time.time() if now is None else now
         closed = await self.close_waiting(now, self.idle_s, self.batch)
         for game_id in game_ids():
-            idle = await self.queue.zrangebyscore(
-                keys.live(game_id), "-inf", now - self.idle_s, start=0, num=self.batch
-            )
-            for raw in idle:
-                await self.abandon(game_id, raw.decode(), now)
-        due = await self.queue.zrangebyscore(keys.FINISHED, "-inf", now - self.grace_s, start=0, num=self.batch)
-        for raw in due:
-            await self.archive_match(raw.decode())
+            for match_id in await self.lifecycle.idle(game_id, now - self.idle_s, self.batch):
+                await self.abandon(game_id, match_id, now)
+        due = await self.lifecycle.due(now - self.grace_s, self.batch)
+        for match_id in due:
+            await self.archive_match(match_id)
         return max(closed, len(due))
 
     async def abandon(self, game_id: str, match_id: str, now: float) -> None:
@@ -96,21 +99,23 @@ class Archiver:
         outcome = "ended" if match is None else await self.abandon_match(match)
         if outcome == "moved":  # listed again by its newest event
             return
-        quota = await self.events.hget(keys.meta(match_id), "quota")
-        async with self.queue.pipeline(transaction=True) as pipe:
-            _give_back(pipe, match_id, quota)  # over either way: its creators' slots are free at once
-            if outcome == "ended":  # abandoned: the projector lists it once it has projected Abandoned
-                pipe.zrem(keys.live(game_id), match_id).zadd(keys.FINISHED, {match_id: now}, nx=True)
-            await pipe.execute()
+        # over either way: its creators' slots are free at once; when abandoned just now, listed
+        # finished (the projector lists it so once it has projected Abandoned)
+        quota = quota_of(await self.matches.metas.field(match_id, "quota"))
+        await self.lifecycle.ended_idle(game_id, match_id, quota, outcome == "ended", now)
 
     async def archive_match(self, match_id: str) -> None:
-        fields = {k.decode(): v.decode() for k, v in (await self.events.hgetall(keys.meta(match_id))).items()}
+        fields = await self.matches.metas.read(match_id) or {}
         if fields:
             records = await self.store.read(match_id)
-            export = export_lines(fields["charter"], fields["seed"], [(record.body, record.hash) for record in records])
-            packed = archive.compress(export)
             ended = "abandoned" if records and records[-1].envelope.type == "Abandoned" else "finished"
-            ended = fields.get("ended", ended)  # the meta's mark: an idle match closed by an earlier version
+            # the meta's mark: an idle match closed by an earlier version, whose log stops short of an
+            # end; its export is not signed (a signature says: this is where the match ended)
+            over = "ended" not in fields
+            ended = fields.get("ended", ended)
+            bodies = [(record.body, record.hash) for record in records]
+            export = export_lines(fields["charter"], fields["seed"], bodies, self.signer if over else None)
+            packed = archive.compress(export)
             meta = json.dumps(
                 {
                     "format": FORMAT,
@@ -126,22 +131,12 @@ class Archiver:
             await self.archive.put(archive.meta_name(match_id), meta)  # last: the mark that it is whole
             await self._verify(match_id, export, meta)
             # one DEL: the match leaves Redis all at once (a reader then finds it in the archive)
-            names = [
-                keys.log(match_id),
-                keys.views(match_id),
-                keys.meta(match_id),
-                *_idempotency(match_id, fields, records),
-            ]
-            await self.events.delete(*names)
+            await self.evictions.evict(match_id, _idempotency(fields, records))
             metrics.ARCHIVED.labels(ended).inc()
             log.info("match_archived", match_id=match_id, ended=ended, version=len(records), bytes=len(packed))
         elif await self.archive.get(archive.meta_name(match_id)) is None:
             log.warning("archive_missing", match_id=match_id)  # listed, but neither in Redis nor archived
-        async with self.queue.pipeline(transaction=True) as pipe:
-            if fields:
-                pipe.zrem(keys.live(fields["game"]), match_id)
-                _give_back(pipe, match_id, fields.get("quota"))
-            await pipe.zrem(keys.FINISHED, match_id).execute()
+        await self.lifecycle.archived(match_id, fields.get("game"), quota_of(fields.get("quota")))
 
     async def _verify(self, match_id: str, export: bytes, meta: bytes) -> None:
         """Read both objects back: the keys are deleted only if the archive gives the same bytes."""
@@ -151,19 +146,11 @@ class Archiver:
             raise RuntimeError(f"match {match_id}: the archive did not give back what was written")
 
 
-def _give_back(pipe: Any, match_id: str, quota: str | bytes | None) -> None:
-    """The match's slots of its creators' open-matches quotas (its meta's ``quota``), given back."""
-    for holder in json.loads(quota or "[]"):
-        pipe.zrem(keys.open_matches(holder), match_id)
-
-
-def _idempotency(match_id: str, fields: dict[str, str], records: list[Record]) -> list[str]:
-    """The idempotency keys a match may hold that can be named: its logged commands' and its bots'."""
-    named = {
-        keys.idempotency(match_id, cause.seat, cause.idempotency_key)
-        for record in records
-        if (cause := record.envelope.command).seat is not None and cause.idempotency_key is not None
-    }
+def _idempotency(fields: dict[str, str], records: list[Record]) -> Iterator[tuple[int, str]]:
+    """The idempotency records a match may hold that can be named, as (seat, key): its logged
+    commands' and its bots'."""
+    for record in records:
+        if (cause := record.envelope.command).seat is not None and cause.idempotency_key is not None:
+            yield cause.seat, cause.idempotency_key
     for seat in json.loads(fields["bots"]):
-        named.update(keys.idempotency(match_id, seat, bots.idempotency_key(v)) for v in range(len(records) + 1))
-    return sorted(named)
+        yield from ((seat, bots.idempotency_key(v)) for v in range(len(records) + 1))

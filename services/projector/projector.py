@@ -1,16 +1,17 @@
 """The projector: fold each dirty match from where the views stand and write every seat's view
-and the spectator's together with the new checkpoint (promote.lua), then publish a notice: for a
-whole batch of claimed matches, one round trip claims them (and, where their logs live on the
-queue's Redis, brings their tails along; else one more reads them) and one writes their views.
+and the spectator's together with the new checkpoint (promote.lua), then publish each match's
+notice on its own channel (services/store/notices.py: its version, no view; only the gateways
+streaming it hear it): for a whole batch of claimed matches, one round trip claims them (and,
+where their logs live on the queue's Redis, brings their tails along; else one more reads them)
+and one writes their views.
 
 Coalescing spreads a job's cost over many events and matches: an append marks its match dirty
-(a zset member, so a busy match is marked once however many commands arrive, scored by when it
-turned dirty); a job is queued only when no drain job is running (dirty.lua, release.lua), and one
-job drains up to ``batch`` dirty matches at a time, those dirty longest first, as long as there
-are any, for up to ``budget_s``.
-A match is claimed under a lease (claim.lua): a worker killed mid-projection leaves the claim to
-expire, the next job puts it back at the front and projects it again from the log; the views
-of a version are a pure function of the log, so the redo writes the same views.
+(services/store/projector_queue.py: a busy match is marked once however many commands arrive)
+and wakes the drain job that always runs on its queue instance, which drains up to ``batch``
+dirty matches at a time, those dirty longest first, as long as there are any, for up to its budget.
+A match is claimed under its job's lease: a worker killed mid-projection leaves the claim to
+expire, the next job puts it back at the front and projects it again from the log; the views of a version
+are a pure function of the log, so the redo writes the same views.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import asyncio
 import secrets
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from domain.kernel.online import bot_seats
@@ -31,13 +31,18 @@ from services.commands.ratings import Ratings, rated
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts, deserted
 from services.ops import logs, metrics
-from services.projector import notices
-from services.store import keys, resp
-from services.store.batching import Batched
-from services.store.event_store import Call, EventStore, ViewsAt, marking, records_of, reply, run_scripts, script
+from services.store import notices
+from services.store.event_store import ViewsAt
+from services.store.lifecycle import Ended, Lifecycle, Played
+from services.store.projector_queue import ProjectorQueue
+from services.store.view_writes import ViewWrites
 
 log = logs.get("tavern.projector")
-SCRIPTS_DIR = Path(__file__).parent  # claim.lua, release.lua, mark.lua
+# A drain job's life: it projects, and waits for work, this long; then the next mark queues
+# another (RQ's bookkeeping of a job, ~57 Redis commands, is paid once per budget, not per command)
+DRAIN_BUDGET_S = 20.0
+# how long a job without work waits before it asks whether it is the only one (then it stays)
+RESIDENT_CHECK_S = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +56,15 @@ class Projector:
         self,
         matches: Matches,
         folds: Folds,
-        store: EventStore,
-        queue: Any,
+        queue: ProjectorQueue,
+        lifecycle: Lifecycle,
+        writes: ViewWrites,
         bots: Bots,
         lease_s: float = 5.0,
         tick_s: float = 0.0,
         min_tick_s: float = 0.0,
-        tails_in_claim: bool = False,
         batch: int = 64,
         parallel: int = 4,
-        link: resp.Link | None = None,
-        waiter: resp.Link | None = None,
         seating: Seating | None = None,
         timeouts: Timeouts | None = None,
         ratings: Ratings | None = None,
@@ -73,63 +76,53 @@ class Projector:
         self.bots = bots
         self.matches = matches
         self.folds = folds
-        self.store = store
         self.queue = queue
-        self.link = link or resp.Pooled(queue)  # claims and marks
-        self.waiter = waiter or resp.Pooled(queue)  # the BLPOP for a wake-up: a connection of its own
+        self.lifecycle = lifecycle
+        self.writes = writes
         self.lease_s = lease_s
         self.tick_s = tick_s
         self.min_tick_s = min_tick_s
-        # the logs live on the queue's Redis: a claim brings the claimed matches' tails along
-        self.tails_in_claim = tails_in_claim
         self.batch = batch
-        self._claim = queue.register_script(script(SCRIPTS_DIR / "claim.lua"))
-        self._release = queue.register_script(script(SCRIPTS_DIR / "release.lua"))
-        self._dirty = queue.register_script(marking(SCRIPTS_DIR / "mark.lua"))
-        self._marks = Batched(self._mark_all)
-        self._projected: dict[str, int] = {}  # match id -> version this process last wrote
+        # match id -> the version this process last wrote and its entry's hash
+        self._projected: dict[str, tuple[int, str]] = {}
+        self.stopping = False  # the process is stopping: a job waiting for work lets go at once
 
-    async def mark_dirty(self, match_id: str) -> bool:
-        """After an append; True if a drain job must be queued (none is running to see it). The
-        marks of commands answered meanwhile go in one mark.lua call. (Where the projector's keys
-        live on the events' Redis, append.lua marks its match itself.)"""
-        return await self._marks(match_id)
+    async def drain(
+        self, queue: ProjectorQueue | None = None, budget_s: float = DRAIN_BUDGET_S, linger_s: float | None = None
+    ) -> Drained:
+        """Project ``queue``'s dirty matches (this projector's own by default) until none is left
+        for ``linger_s`` (None: a moment, then, if it is the only job left, until the budget is
+        spent) or the budget is spent.
 
-    async def _mark_all(self, match_ids: list[str]) -> list[bool]:
-        args = [time.time(), *dict.fromkeys(match_ids)]
-        (enqueue,) = await run_scripts(self.link, [Call(self._dirty, [keys.DIRTY, keys.ACTIVE, keys.WAKE], args)])
-        return [bool(reply(enqueue))] * len(match_ids)
-
-    async def drain(self, budget_s: float = 2.0, linger_s: float = 0.2) -> Drained:
-        """Project dirty matches until none is left (for ``linger_s``) or the budget is spent.
-
-        While a drain job runs, appends queue no further jobs (dirty.lua): under load one RQ job
+        Appends queue no jobs: one always runs per queue instance, and under load one RQ job
         projects thousands of events of many matches, instead of paying RQ's ~57 Redis commands
-        and a dequeue per command. Lingering a moment before letting go keeps a busy server on
-        the same job between bursts."""
+        and a dequeue per command. A job waits for work on the wake-up for the rest of its budget
+        (in waits of a third of a lease, each ending in a claim that keeps its slot live), so a
+        quiet server too keeps one job for many commands; the last to let go queues the next; a
+        helper (``linger_s`` given) lets go sooner."""
+        queue = queue or self.queue
         token = secrets.token_hex(8)
         deadline = time.monotonic() + budget_s
+        every_s = self.lease_s / 3  # the slot renewed, lapsed claims put back, at least this often
+        renewed_at = -every_s
         idle_since: float | None = None
+        resident = False  # the one job of its queue instance, waiting for work through its budget
         backlog = False
         projected: list[str] = []  # claimed and done with: the next claim lets them go
         while True:
             step = time.monotonic()
-            args = [time.time(), self.lease_s, self.batch, token, int(self.tails_in_claim), *projected]
-            call = Call(self._claim, [keys.DIRTY, keys.CLAIMED, keys.ACTIVE], args)
-            (answer,) = await run_scripts(self.link, [call])
-            claimed, tails = reply(answer)
-            projected = []
-            if claimed:
+            renew = step - renewed_at >= every_s
+            claim = await queue.claim(token, self.lease_s, self.batch, projected, renew=renew)
+            renewed_at = step if renew else renewed_at
+            projected = claim.match_ids
+            if projected:
                 idle_since = None
-                backlog = backlog or len(claimed) == self.batch
-                projected = [raw.decode() for raw in claimed]
-                read = zip(projected, tails, strict=True) if tails else ()  # none where the logs live apart
-                known = {match_id: Tail(after, records_of(entries)) for match_id, (after, entries) in read}
+                backlog = backlog or len(projected) == self.batch
+                # the tails the claim brought (none where the logs live apart from the queue)
+                known = {match_id: Tail(after, records) for match_id, (after, records) in claim.tails.items()}
                 await self.project(projected, known)
                 if time.monotonic() > deadline:
-                    async with self.queue.pipeline(transaction=False) as pipe:
-                        pipe.zrem(keys.CLAIMED, *projected).zrem(keys.ACTIVE, token).zcard(keys.ACTIVE)
-                        *_, running = await pipe.execute()
+                    running = await queue.stop(token)
                     return Drained(again=True, helper=backlog and running < self.parallel)
                 # Under load, wait out the tick before the next claim: the commands that arrive
                 # meanwhile share one projection and one view per stream. The tick grows with the
@@ -138,16 +131,29 @@ class Projector:
                 # wait up to the whole tick, where the CPU saved matters more; none waits less than
                 # the shortest tick, below which steps of a match or two would cost the worker
                 # more than they save. When idle, a command is projected at once (the first claim
-                # after the wake-up does not wait).
-                await asyncio.sleep(self.tick(len(claimed)) - (time.monotonic() - step))
-                continue
+                # after the wake-up does not wait). A step short of a full batch then waits for a
+                # wake-up (a mark meanwhile left one) rather than claiming at once.
+                await asyncio.sleep(self.tick(len(projected)) - (time.monotonic() - step))
+                if len(projected) == self.batch:
+                    continue
             now = time.monotonic()
             idle_since = idle_since or now
-            if now - idle_since < linger_s:
-                (woken,) = await self.waiter.exchange([["BLPOP", keys.WAKE, linger_s]])  # dirty.lua wakes us
-                reply(woken)
-            elif not await self._release(keys=[keys.DIRTY, keys.ACTIVE], args=[token]):
-                return Drained(again=False, helper=False)
+            linger = linger_s if linger_s is not None else RESIDENT_CHECK_S
+            until = deadline if resident else min(deadline, idle_since + linger)
+            if now < until and not self.stopping:
+                await queue.wait(min(until - now, every_s))  # a mark wakes us
+                continue
+            left = await queue.release(token)
+            if left is None:
+                continue  # a match turned dirty meanwhile
+            if left == 0 and linger_s is None and not self.stopping and now < deadline:
+                # the only job left: it stays, waiting for work for the rest of its budget (its
+                # slot back at its next claim); where another holds a slot, that one stays
+                resident, renewed_at = True, -every_s
+                continue
+            # a job always runs: the last to let go at its budget's end queues the next (a
+            # helper, or a stopping process's, leaves it to the sweepers)
+            return Drained(again=left == 0 and linger_s is None and not self.stopping, helper=False)
 
     def tick(self, claimed: int) -> float:
         """The pause between drain steps after one that claimed ``claimed`` matches (some): its
@@ -162,27 +168,21 @@ class Projector:
         moved = [
             (match, folded)
             for match, folded in zip(matches, await self.folds.load_many(matches, known), strict=True)
-            if folded.version > self._projected.get(match.id, 0)
+            # past what this process last wrote, or of another log (Redis came back older; the log
+            # moved on from there): a fold at or below it is then written all the same
+            if folded.version > 0 and self._projected.get(match.id) != (folded.version, folded.last_hash)
         ]
         if not moved:
             return
         written = list(await asyncio.gather(*(self._views_at(match, folded) for match, folded in moved)))
-        notice = notices.encode(
-            [
-                notices.Written(views.match_id, views.version, folded.last_time, views.fields)
-                for views, (_, folded) in zip(written, moved, strict=True)
-            ]
-        )
+        told = [notices.encode(at.version, folded.last_time) for at, (_, folded) in zip(written, moved, strict=True)]
         results = [match.game.result(folded.state) for match, folded in moved]
-        live = [
-            ["ZADD", keys.live(match.game.id), repr(folded.last_time), match.id]
+        played = [
+            Played(match.game.id, match.id, folded.last_time)
             for (match, folded), result in zip(moved, results, strict=True)
             if result is None
         ]
-        if self.tails_in_claim:  # the projector's keys beside the views: listed in the views' write
-            await self.store.write_views(written, keys.NOTICES, notice, live)
-        else:  # on the queue's Redis, beside the views' write: neither waits for the other
-            await asyncio.gather(self.store.write_views(written, keys.NOTICES, notice), self._exchange(live))
+        await self.writes.write(written, told, played)
         finished = [
             (match, folded, result)
             for (match, folded), result in zip(moved, results, strict=True)
@@ -204,27 +204,16 @@ class Projector:
         )
         if len(self._projected) > 100_000:
             self._projected.clear()  # only a cache: a miss costs one recompute of the views
-        for views in written:
+        for views, (_, folded) in zip(written, moved, strict=True):
             log.debug("projected", match_id=views.match_id, version=views.version)
-            self._projected[views.match_id] = views.version  # only now: a failed bot turn is redone
-
-    async def _exchange(self, commands: list[list[Any]]) -> None:
-        for answer in await self.link.exchange(commands) if commands else ():
-            reply(answer)
+            self._projected[views.match_id] = (views.version, folded.last_hash)  # only now: a failed bot turn is redone
 
     async def _finished(self, finished: list[tuple[Match, Folded, Any]]) -> None:
         """List the finished matches for the archiver (once each: a redo does not count one twice)."""
-        now = time.time()
-        commands: list[list[Any]] = []
-        for match, _, _ in finished:
-            commands.append(["ZREM", keys.live(match.game.id), match.id])
-            commands.append(["ZADD", keys.FINISHED, "NX", repr(now), match.id])
-            # its creators' open-matches slots, given back (beside the queue, as the listings)
-            commands += [["ZREM", keys.open_matches(holder), match.id] for holder in match.quota]
-        answers = iter([reply(answer) for answer in await self.link.exchange(commands)])  # every one checked
-        for match, folded, result in finished:
-            _, listed, *_ = (next(answers) for _ in range(2 + len(match.quota)))
-            if listed:  # listed just now: a redo does not count it twice
+        # their creators' open-matches slots, given back (beside the queue, as the listings)
+        listed = await self.lifecycle.finish([Ended(match.game.id, match.id, match.quota) for match, _, _ in finished])
+        for (match, folded, result), first in zip(finished, listed, strict=True):
+            if first:  # listed just now: a redo does not count it twice
                 if result.details.get("ended") == "abandoned":  # services/commands/timeouts.py
                     metrics.ABANDONED.labels(match.game.id).inc()
                     log.info("match_abandoned", match_id=match.id, game=match.game.id, version=folded.version)

@@ -1,8 +1,8 @@
 -- Append the events of one command, atomically and only onto the entry they were decided after
 -- (after dirty.lua).
 -- KEYS[1] the match's log stream; KEYS[2] its meta hash; KEYS[3] the idempotency key (KEYS[1] again
--- when there is none); KEYS[4..6], when the projector's keys live on this Redis: its dirty zset,
--- active zset and wake list, and the match is marked dirty in the same call.
+-- when there is none); KEYS[4..5], when the projector's keys live on this Redis: its dirty zset
+-- and wake zset, and the match is marked dirty in the same call.
 -- ARGV[1] expected version; ARGV[2] the hash of the entry at that version (unchecked at 0, or
 -- with nothing to append); ARGV[3] the answer to remember under the idempotency key; ARGV[4] its
 -- time to live (s); ARGV[5] now (unix s); ARGV[6] the match id; ARGV[7..] pairs of (envelope
@@ -11,7 +11,7 @@
 -- flight; if that one fails and another gateway's entry takes its version, this must fail too.
 -- A match whose meta is gone (archived: services/projector/archiver.py) or marked ended (abandoned)
 -- takes nothing more: a gateway that still caches it must not start a new log under its id.
--- Returns {'ok', new version, 1 if a drain job must be queued} | {'conflict', current version} |
+-- Returns {'ok', new version} | {'conflict', current version} |
 -- {'duplicate', remembered answer} | {'ended', 0}.
 local idem = KEYS[3] ~= KEYS[1]
 if idem then
@@ -35,6 +35,5 @@ for i = 7, #ARGV, 2 do
   redis.call('XADD', KEYS[1], version .. '-0', 'b', ARGV[i], 'h', ARGV[i + 1])
 end
 if idem then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[4]) end
-local enqueue = 0
-if #KEYS > 3 then enqueue = mark_dirty(KEYS[4], KEYS[5], KEYS[6], ARGV[5], {ARGV[6]}) end
-return {'ok', version, enqueue}
+if #KEYS > 3 then mark_dirty(KEYS[4], KEYS[5], ARGV[5], {ARGV[6]}) end
+return {'ok', version}

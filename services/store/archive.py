@@ -6,8 +6,9 @@ same bytes), and ``{id}.meta.json``, its meta (what Redis held: game, seats, tok
 ended and the SHA-256 and size of the export. The meta object is written last: it is the mark that the
 match is whole in the archive.
 
-A directory by default (objects written to a temporary file, flushed and renamed into place), or an
-S3-compatible bucket (boto3) where the operator configures one.
+A directory (objects written to a temporary file, flushed and renamed into place) or an S3-compatible
+bucket (boto3), whichever the operator names; neither: no archive (finished matches stay in Redis).
+Every gateway and worker must see the same one: a gateway serves what any worker archived.
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ class Archive(Protocol):
         """The object's bytes, None if there is none."""
         ...
 
+    def problem(self) -> str | None:
+        """At start: None if this process can write here, else why not, in one line."""
+        ...
+
+
+def opened(directory: str | None, bucket: str | None, endpoint: str | None, prefix: str) -> Archive | None:
+    """The archive the settings name (TAVERN_ARCHIVE_*), None if they name none."""
+    if bucket:
+        return S3Archive(bucket, endpoint, prefix)
+    return DirectoryArchive(directory) if directory else None
+
 
 class DirectoryArchive:
     def __init__(self, root: str | Path) -> None:
@@ -71,6 +83,16 @@ class DirectoryArchive:
     async def get(self, name: str) -> bytes | None:
         return await asyncio.to_thread(self._get, name)
 
+    def problem(self) -> str | None:
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            probe = self.root / f".probe.{secrets.token_hex(4)}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as error:
+            return f"the archive directory {self.root} is not writable here ({error.strerror})"
+        return None
+
 
 class S3Archive:
     """An S3-compatible bucket; credentials and region as boto3 finds them (AWS_* variables)."""
@@ -87,7 +109,8 @@ class S3Archive:
 
     def _get(self, name: str) -> bytes | None:
         try:
-            return self.client.get_object(Bucket=self.bucket, Key=self.prefix + name)["Body"].read()
+            body: bytes = self.client.get_object(Bucket=self.bucket, Key=self.prefix + name)["Body"].read()
+            return body
         except self._missing:
             return None
 
@@ -96,3 +119,13 @@ class S3Archive:
 
     async def get(self, name: str) -> bytes | None:
         return await asyncio.to_thread(self._get, name)
+
+    def problem(self) -> str | None:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            self.client.head_bucket(Bucket=self.bucket)
+        except (BotoCoreError, ClientError) as error:
+            where = self.client.meta.endpoint_url
+            return f"the archive bucket {self.bucket!r} at {where} cannot be reached: {error}"
+        return None

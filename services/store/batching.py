@@ -19,7 +19,7 @@ class Batched(Generic[T, R]):
     def __init__(self, send: Callable[[list[T]], Awaitable[list[R]]]) -> None:
         self._send = send  # the answers in the order of the items
         self._pending: list[tuple[T, asyncio.Future[R]]] = []
-        self._sender: asyncio.Task | None = None
+        self._sender: asyncio.Task[None] | None = None
 
     async def __call__(self, item: T) -> R:
         loop = asyncio.get_running_loop()

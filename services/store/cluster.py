@@ -246,7 +246,7 @@ class ClusterWire:
             if not self.topology.primaries():
                 await self.topology.refresh()
             # SCRIPT LOAD goes to every primary (each runs its slots' scripts); PUBLISH and PING to any one
-            primaries = self.topology.primaries() or {None}
+            primaries: set[Address | None] = {*self.topology.primaries()} or {None}
             for index in everywhere:
                 scripted = str(commands[index][0]).upper() == "SCRIPT"
                 for address in primaries if scripted else [next(iter(primaries))]:

@@ -8,17 +8,17 @@ sends a command again after a connection error, writes included. The methods are
 ones our callers use, with the same answers (bytes, RESP2).
 
 Online play's keys that are not a match's own (players and their tokens, the lobby's lists, the
-clocks' and abandonments' deadlines, each game's ratings) stay on the cluster too, beside the
-matches, rather than beside the queue: a player's token and the ratings are kept nowhere else
-(the queue's Redis holds only what the streams can rebuild), and on the cluster a write of them
-is WAIT-acknowledged and survives a failover like an append. Each of those keys sits on one slot,
-so on one primary: they are written per lobby action or per projection of a clocked match, far
-below what one primary carries. Their callers' pipelines (``pipeline``) are carried as redis-py's
+clocks' and abandonments' deadlines, the ratings, the lifecycle's lists, the quota's slots) stay
+on the cluster too, beside the matches, rather than beside the queue: a player's token and the
+ratings are kept nowhere else (the queue's Redis holds only what the streams can rebuild), and on
+the cluster a write of them is WAIT-acknowledged and survives a failover like an append. The sets
+every process polls are split into partitions over the slots (partitions.py), a player's keys sit
+on its own slot. Their callers' pipelines (``pipeline``) are carried as redis-py's
 are: without a transaction, the commands go out at once, split by slot; with one, a WATCH is
 emulated, since a pipelined connection shared by every caller cannot hold a WATCH: ``watch``
 reads each watched key's DUMP, and ``execute`` runs the queued commands in one script
 (guarded.lua) only if every watched key still dumps the same, else raises WatchError as EXEC
-would. A transaction's keys must share a slot (they do: one match's meta, one game's ratings).
+would. A transaction's keys must share a slot (they do: one match's meta).
 """
 
 from __future__ import annotations
@@ -69,9 +69,6 @@ class Commands:
         words = ["SET", key, value, *(("EX", ex) if ex else ()), *(("NX",) if nx else ())]
         return self._do(words, True, lambda answer: answer is not None)
 
-    def mget(self, keys: list[str]) -> Any:  # the keys of one match: one slot
-        return self._do(["MGET", *keys], False)
-
     def hget(self, key: str, name: str) -> Any:
         return self._do(["HGET", key, name], False)
 
@@ -105,24 +102,14 @@ class Commands:
     def sadd(self, key: str, *members: Any) -> Any:
         return self._do(["SADD", key, *members], True)
 
-    def srem(self, key: str, *members: Any) -> Any:
-        return self._do(["SREM", key, *members], True)
-
-    def smembers(self, key: str) -> Any:
-        return self._do(["SMEMBERS", key], False, set)
-
     def zadd(self, key: str, mapping: dict[Any, float], nx: bool = False) -> Any:
         return self._do(["ZADD", key, *(("NX",) if nx else ()), *_flat(mapping, scores=True)], True)
 
     def zrem(self, key: str, *members: Any) -> Any:
         return self._do(["ZREM", key, *members], True)
 
-    def zrange(self, key: str, start: int, end: int) -> Any:
-        return self._do(["ZRANGE", key, start, end], False)
-
-    def zrangebyscore(self, key: str, low: Any, high: Any, start: int | None = None, num: int | None = None) -> Any:
-        limit = ("LIMIT", start, num) if start is not None and num is not None else ()
-        return self._do(["ZRANGEBYSCORE", key, low, high, *limit], False)
+    def zscore(self, key: str, member: Any) -> Any:
+        return self._do(["ZSCORE", key, member], False, lambda answer: None if answer is None else float(answer))
 
 
 class ClusterClient(Commands):
@@ -142,7 +129,8 @@ class ClusterClient(Commands):
         return Registered(source)
 
     async def ping(self) -> bool:
-        return await self._run(["PING"], False, None) == b"PONG"
+        answer: bytes = await self._run(["PING"], False, None)
+        return answer == b"PONG"
 
     def pipeline(self, transaction: bool = True) -> Pipeline:
         return Pipeline(self, transaction)

@@ -1,16 +1,16 @@
--- Mark matches dirty after appends: the start of dirty-marking scripts (mark.lua, append.lua).
--- Returns 1 when a drain job must be queued: a match was clean and no drain job holds a live slot
--- (a live one sees the match before it lets go). A running job waiting for work is woken through
--- the wake list (one token at most).
+-- Mark matches dirty after appends: the start of append.lua (services/store/projector_queue.py's
+-- mark_dirty does the same in two plain commands where the queue is apart from the logs).
+-- A drain job waiting for work (BZPOPMIN on the wake zset) is woken when a match turned dirty;
+-- the wake zset holds one member at most, so a mark costs two calls and leaves nothing growing.
+-- A running job always exists (services/projector/upkeep.py keeps one per queue instance), so a
+-- mark queues none.
 -- dirty: the zset of dirty matches by when they turned dirty (a match already in keeps its time);
--- active: the zset of job tokens by lease deadline; wake: the wake list; now: unix seconds; ids:
--- the match ids.
-local function mark_dirty(dirty, active, wake, now, ids)
-  local added = 0
-  for _, id in ipairs(ids) do added = added + redis.call('ZADD', dirty, 'NX', now, id) end
-  if added == 0 then return 0 end
-  redis.call('ZREMRANGEBYSCORE', active, '-inf', now)
-  if redis.call('ZCARD', active) == 0 then return 1 end
-  if redis.call('LLEN', wake) == 0 then redis.call('LPUSH', wake, 1) end
-  return 0
+-- wake: the wake zset; now: unix seconds; ids: the match ids.
+local function mark_dirty(dirty, wake, now, ids)
+  local args = {}
+  for _, id in ipairs(ids) do
+    args[#args + 1] = now
+    args[#args + 1] = id
+  end
+  if redis.call('ZADD', dirty, 'NX', unpack(args)) > 0 then redis.call('ZADD', wake, 0, 'w') end
 end

@@ -22,6 +22,8 @@ from redis.exceptions import NoScriptError
 from projections.chain import LEGACY_GENESIS, Cause, Envelope
 from services.store import keys, resp
 from services.store.batching import Batched
+from services.store.clients import Events
+from services.store.idempotency import Idempotency
 
 STAGED_TTL_MS = 60_000  # a staging hash left by a write cut off between its HSET and promote.lua
 GENESIS = LEGACY_GENESIS  # the "previous hash" of version 1 in a log without a charter
@@ -51,7 +53,7 @@ class Appended:
     outcome: str  # "ok" | "conflict" | "duplicate"
     version: int = 0
     prior: bytes = b""  # the remembered answer of a duplicate
-    enqueue: bool | None = None  # marked dirty by the append: whether a drain job must be queued
+    marked: bool = False  # marked dirty by the append itself (the projector's keys beside the log)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,28 +92,26 @@ def seal(events: list[Any], first: int, prev: str, cause: Cause, now: float | No
 
 
 async def run_scripts(
-    link: resp.Link, calls: list[Call], then: tuple[Any, ...] = (), before: Sequence[list[Any]] = ()
+    link: resp.Link, calls: list[Call], then: Sequence[list[Any]] = (), before: Sequence[list[Any]] = ()
 ) -> list[Any]:
     """Run registered scripts by EVALSHA in one write (services/store/resp.py; redis-py's script objects
-    would first ask SCRIPT EXISTS, a round trip more); ``then``, a plain command, goes last, and
-    the plain commands ``before`` first (an error in one of those is raised). An
-    error is answered in its call's place, for its caller alone. A script Redis does not know yet
-    is loaded and only its calls are sent again: the others have run, and an append run twice
-    would be a command decided twice."""
+    would first ask SCRIPT EXISTS, a round trip more); the plain commands ``then`` go last, and
+    those ``before`` first (an error in one of either is raised). An error is answered in its
+    call's place, for its caller alone. A script Redis does not know yet is loaded and only its
+    calls are sent again, ``then`` after them once more (it follows every script: a notice after
+    the views it announces): the others have run, and an append run twice would be a command
+    decided twice."""
     answers: list[Any] = [None] * len(calls)
     todo = list(range(len(calls)))
     for attempt in (1, 2):
         commands = [["EVALSHA", calls[i].script.sha, len(calls[i].keys), *calls[i].keys, *calls[i].args] for i in todo]
-        if then:
-            commands.append(list(then))
-            then = ()
-        replies = await link.exchange([*before, *commands])
-        for answer in replies[: len(before)]:
+        replies = await link.exchange([*before, *commands, *then])
+        for answer in [*replies[: len(before)], *replies[len(replies) - len(then) :]]:
             reply(answer)
-        replies = replies[len(before) :]
+        replies = replies[len(before) : len(replies) - len(then)]
         before = ()
         missing = []
-        for index, answer in zip(todo, replies, strict=False):
+        for index, answer in zip(todo, replies, strict=True):
             if isinstance(answer, NoScriptError) and attempt == 1:
                 missing.append(index)
             else:
@@ -149,18 +149,17 @@ def _xrange(match_id: str, after: int, upto: int | None = None) -> list[str]:
 class EventStore:
     def __init__(
         self,
-        redis: Any,
+        redis: Events,
         idempotency_ttl_s: int,
         marks_dirty: bool = False,
         link: resp.Link | None = None,
         refusal_ttl_s: int = 60,
         acked: resp.Link | None = None,
-        notices: resp.Link | None = None,
     ) -> None:
         self.redis = redis
         self.link = link or resp.Pooled(redis)  # the reads' and views' path
         self.acked = acked or self.link  # the appends': on a cluster, answered once replicas hold them (WAIT)
-        self.notices = notices  # where notices are published, if not beside the views (cluster mode)
+        self.waits = self.acked is not self.link  # whether a write through ``acked`` waits for replicas
         self.ttl = idempotency_ttl_s  # an accepted command's answer
         self.refusal_ttl = refusal_ttl_s  # a refusal's: it changes nothing, a retry decides it again
         # with the projector's keys on this Redis, an append marks its match dirty in the same
@@ -168,15 +167,15 @@ class EventStore:
         self.marks_dirty = marks_dirty
         self._append = redis.register_script(marking(_HERE / "append.lua"))  # EVALSHA, loaded on first NOSCRIPT
         self._promote = redis.register_script(script(_HERE / "promote.lua"))
-        self._appends = Batched(lambda calls: run_scripts(self.acked, calls))
+        self._appends: Batched[Call, Any] = Batched(lambda calls: run_scripts(self.acked, calls))
 
     async def append(
-        self, match_id: str, expected: int, records: list[Record], idempotency: str | None, answer: bytes
+        self, match_id: str, expected: int, records: list[Record], idempotency: Idempotency | None, answer: bytes
     ) -> Appended:
         """Run append.lua, in one write with the appends of other commands sent meanwhile."""
         log = keys.log(match_id)
-        marks = (keys.DIRTY, keys.ACTIVE, keys.WAKE) if self.marks_dirty else ()
-        names = [log, keys.meta(match_id), idempotency or log, *marks]
+        marks = (keys.DIRTY, keys.WAKE) if self.marks_dirty else ()
+        names = [log, keys.meta(match_id), idempotency.name if idempotency else log, *marks]
         after = records[0].envelope.prev if records else ""
         args: list[Any] = [expected, after, answer, self.ttl, time.time(), match_id]
         for record in records:
@@ -186,10 +185,12 @@ class EventStore:
         if outcome == "duplicate":
             return Appended(outcome, prior=value)
         if outcome == "ok" and self.marks_dirty:
-            return Appended(outcome, int(value), enqueue=bool(result[2]))
+            return Appended(outcome, int(value), marked=True)
         return Appended(outcome, version=int(value))
 
-    async def run(self, calls: list[Call], before: Sequence[list[Any]] = (), then: tuple[Any, ...] = ()) -> list[Any]:
+    async def run(
+        self, calls: list[Call], before: Sequence[list[Any]] = (), then: Sequence[list[Any]] = ()
+    ) -> list[Any]:
         """The scripts' answers (or errors), sent in one write: run_scripts."""
         return await run_scripts(self.link, calls, then, before)
 
@@ -198,31 +199,46 @@ class EventStore:
         (entries,) = await self.link.exchange([_xrange(match_id, after, upto)], reads=True)
         return records_of(reply(entries))
 
+    async def holds(self, match_id: str) -> bool:
+        """Whether Redis holds the match's log (an archived one's has left)."""
+        return bool(await self.redis.exists(keys.log(match_id)))
+
     async def read_tails(self, since: dict[str, int]) -> dict[str, list[Record]]:
         """Each match's entries after the version given for it, all in one round trip."""
         commands = [_xrange(match_id, after) for match_id, after in since.items()]
         replies = await self.link.exchange(commands, reads=True)
         return {match_id: records_of(reply(entries)) for match_id, entries in zip(since, replies, strict=True)}
 
-    async def remember(self, idempotency: str, answer: bytes) -> bytes:
+    async def remember(self, idempotency: Idempotency, answer: bytes) -> bytes:
         """Keep a refusal under its idempotency key unless an answer is there already; the kept one.
         Kept ``refusal_ttl`` seconds (not at all with 0): one per fresh key would otherwise pile up."""
         if self.refusal_ttl <= 0:
-            return await self.redis.get(idempotency) or answer
-        if await self.redis.set(idempotency, answer, ex=self.refusal_ttl, nx=True):
+            return await self.redis.get(idempotency.name) or answer
+        if await self.redis.set(idempotency.name, answer, ex=self.refusal_ttl, nx=True):
             return answer
-        return await self.redis.get(idempotency) or answer
+        return await self.redis.get(idempotency.name) or answer
 
-    async def recall(self, idempotency: str) -> bytes | None:
-        return await self.redis.get(idempotency)
+    async def recall(self, idempotency: Idempotency) -> bytes | None:
+        answer: bytes | None = await self.redis.get(idempotency.name)
+        return answer
 
-    async def write_views(
-        self, written: list[ViewsAt], channel: str, notice: bytes, also: Sequence[list[Any]] = ()
-    ) -> None:
+    async def confirm(self, idempotency: Idempotency, kept: bytes) -> None:
+        """Raise Unreplicated (a 503) unless the replicas WAIT asks for hold what a replayed acceptance
+        reports. The first try may have been answered 503 with its write held by its primary alone (a
+        primary just promoted has no replica yet): read back plainly, its retry would acknowledge that.
+        WAIT counts what this connection wrote, and a read writes nothing, so the kept answer is
+        written again as it is (same bytes, same TTL): a write after the acceptance, whose WAIT covers it."""
+        if self.waits:
+            (answer,) = await self.acked.exchange([["SET", idempotency.name, kept, "XX", "KEEPTTL"]])
+            reply(answer)
+
+    async def write_views(self, written: list[ViewsAt], notices: list[bytes], also: Sequence[list[Any]] = ()) -> None:
         """Write each match's views with their checkpoint, only forwards (staged by a plain HSET,
-        then promote.lua), and publish one notice for them all, in one round trip, with the plain
-        commands ``also`` (their errors raised). A notice may carry views that another worker had
-        already written as new: each is the fold of the same log, and listeners keep the newest."""
+        then promote.lua; views ahead of the log itself are replaced), and publish each match's
+        notice on its own channel (after its views: a notice never runs ahead of what it announces),
+        in one round trip, with the plain commands ``also`` (their errors raised). A notice may
+        announce views that another worker had already written: each is the fold of the same log,
+        and listeners keep the newest."""
         token = secrets.token_hex(4)  # a staging hash of this write's own
         staging: list[list[Any]] = []
         calls = []
@@ -233,13 +249,13 @@ class EventStore:
                 command += (field, value)
             # a staging hash outlives its write only if the connection drops between the two
             staging += (command, ["PEXPIRE", staged, STAGED_TTL_MS])
-            calls.append(Call(self._promote, [keys.views(views.match_id), staged], [views.version]))
-        publish = ("PUBLISH", channel, notice)
-        for answer in await self.run(calls, before=[*staging, *also], then=() if self.notices else publish):
+            promoted = [keys.views(views.match_id), staged, keys.log(views.match_id)]
+            calls.append(Call(self._promote, promoted, [views.version]))
+        # SPUBLISH: a shard channel keyed like the match, so a cluster sends it to the match's node only
+        publish = [["SPUBLISH", keys.notices(at.match_id), notice] for at, notice in zip(written, notices, strict=True)]
+        for answer in await self.run(calls, before=[*staging, *also], then=publish):
             reply(answer)
-        if self.notices is not None:  # after the views: a notice never runs ahead of what it announces
-            (published,) = await self.notices.exchange([list(publish)])
-            reply(published)
 
     async def view(self, match_id: str, field: str) -> bytes | None:
-        return await self.redis.hget(keys.views(match_id), field)
+        view: bytes | None = await self.redis.hget(keys.views(match_id), field)
+        return view

@@ -26,46 +26,71 @@ def staged_views(match_id: str, token: str) -> str:
     return f"match:{{{match_id}}}:views:{token}"
 
 
+def entropy(match_id: str) -> str:
+    """Hash: seat -> its contribution, until the opening (services/commands/entropy.py)."""
+    return f"match:{{{match_id}}}:entropy"
+
+
 def idempotency(match_id: str, seat: int, key: str) -> str:
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     return f"match:{{{match_id}}}:idem:{seat}:{digest}"
+
+
+def partition(family: str, number: int) -> str:
+    """One partition of a family of sets split by member (services/store/partitions.py): its own
+    hash tag, so a cluster spreads a family's partitions over its slots."""
+    return f"tavern:{family}:{{p{number:02d}}}"
+
+
+def sweepers(role: str) -> str:
+    """zset: process -> its last beat (unix s), the processes sharing the partitions in ``role``."""
+    return f"tavern:sweepers:{role}"
+
+
+def lease(role: str) -> str:
+    """A family: per partition, the process that sweeps it in ``role`` (a string, SET NX PX)."""
+    return f"lease:{role}"
 
 
 # On the queue's Redis (not per match): which matches have events the views do not show yet.
 # zset: match id -> when it turned dirty. Drained oldest first: a random pick (a set's SPOP) left
 # some matches waiting step after step under load, the tail of the move-to-views latency.
 DIRTY = "tavern:projector:pending"
-CLAIMED = "tavern:projector:claimed"  # zset: match id -> lease deadline (unix seconds)
-ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds)
-WAKE = "tavern:projector:wake"  # list: a token that wakes a drain job waiting for work
+CLAIMS = "tavern:projector:claims"  # hash: running drain job -> the match ids it holds, comma-separated
+ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds), its claims'
+WAKE = "tavern:projector:wakeup"  # zset of one member at most: wakes a drain job waiting for work
 WORKERS = "tavern:workers"  # zset: worker -> its last heartbeat (unix seconds), read by /readyz
 # On the events' Redis, with QUEUE_URL set: matches appended to while the queue's Redis was away,
-# to be marked dirty once it is back (services/runtime.py)
-UNMARKED = "tavern:projector:unmarked"
-# Published on the events' Redis by the projector: "{match_id} {version} {time of newest event}".
-NOTICES = "tavern:views"
+# to be marked dirty once it is back (services/store/unmarked.py)
+UNMARKED = "projector:unmarked"  # a family of partitions (services/store/partitions.py)
 
 
-# On the queue's Redis, the data lifecycle (services/projector/archiver.py).
+def unmarked(instance: int) -> str:
+    """The family of partitions ``UNMARKED`` for one queue instance."""
+    return UNMARKED if instance == 0 else f"{UNMARKED}:{instance}"
+
+
+# The data lifecycle (services/store/lifecycle.py), families of partitions on the events' Redis.
 def live(game_id: str) -> str:
-    """zset: match id -> the time of its newest event, for the game's matches still being played
-    (the idle ones are ended as abandoned); one per game, so that its size is the active count."""
-    return f"tavern:lifecycle:live:{game_id}"
+    """zsets: match id -> the time of its newest event, for the game's matches still being played
+    (the idle ones are ended as abandoned); one family per game, so that its size is the active count."""
+    return f"lifecycle:live:{game_id}"
 
 
-# zset: match id -> when it finished (or was ended as abandoned): archived and evicted after a grace.
-FINISHED = "tavern:lifecycle:finished"
+# zsets: match id -> when it finished (or was ended as abandoned): archived and evicted after a grace.
+FINISHED = "lifecycle:finished"
 
 
 def open_matches(holder: str) -> str:
-    """On the queue's Redis, zset: match id -> ms when it took its slot, the open matches of one
-    creator (services/commands/open_matches.py)."""
-    return f"tavern:open:{holder}"
+    """On the events' Redis, zset: match id -> ms when it took its slot, the open matches of one
+    creator (services/store/quota.py), hash-tagged by the holder."""
+    return f"tavern:open:{{{holder}}}"
 
 
 # The lobby (services/commands/lobby.py): open public matches, zset match id -> when created; one
 # for all games and one per game. Not per match: kept apart from the matches' own transactions.
-LOBBY = "tavern:lobby"
+# Each a family of partitions (services/store/partitions.py: ``tavern:<family>:{pNN}``).
+LOBBY = "lobby"
 
 
 def lobby(game: str | None) -> str:
@@ -76,10 +101,70 @@ def lobby(game: str | None) -> str:
 # the archiver closes those that wait past the idle limit (nobody came), freeing their quota slots.
 LOBBY_WAITING = f"{LOBBY}:waiting"
 
+
+def player(player_id: str) -> str:
+    """Hash: a registered player's ``name``, ``created`` and ``language`` (services/commands/players.py)."""
+    return f"player:{{{player_id}}}"
+
+
+def player_events(player_id: str) -> str:
+    """Stream: what happened to a player (a challenge received, accepted, ...), read by its event
+    stream (services/commands/challenges.py); capped and lapsing, beside ``player`` on its shard."""
+    return f"player:{{{player_id}}}:events"
+
+
+def challenge(challenge_id: str) -> str:
+    """Hash: a challenge of a bot account (services/store/challenges.py), lapsing when not answered."""
+    return f"challenge:{{{challenge_id}}}"
+
+
+# zset per partition of player ids: bot account -> when registered (the lobby's list of bots)
+BOTS = "bots"  # a family of partitions
+
+
+def player_token(token_digest: str) -> str:
+    """String: the id of the player whose token has this SHA-256."""
+    return f"player-token:{token_digest}"
+
+
+def legacy_ratings(game: str) -> str:
+    """Hash, before ratings were kept per player: ``history`` the game's rated matches in order,
+    ``player:{ID}`` each player's rating; read once into the keys below, then deleted
+    (services/commands/ratings.py: ``migrate``)."""
+    return f"ratings:{{{game}}}"
+
+
+def rating(player_id: str) -> str:
+    """Hash: game -> the player's rating in it (JSON), services/store/ratings.py."""
+    return f"rating:{{{player_id}}}"
+
+
+def rated_by(player_id: str) -> str:
+    """Set: the rated matches already counted in the player's ratings (a redo counts none twice)."""
+    return f"rating:{{{player_id}}}:rated"
+
+
+# Partitioned families (services/store/partitions.py: ``tavern:<family>:{pNN}``), ratings':
+def rated(game: str) -> str:
+    """Hash per partition of match ids: match id -> its outcome (the rated match, each player's
+    rating before and after, JSON), written once: the game's append-only history of rated matches."""
+    return f"rated:{game}"
+
+
+def leaderboard(game: str) -> str:
+    """Zset per partition of player ids: player -> minus its ordinal (ascending: best first)."""
+    return f"leaderboard:{game}"
+
+
+def leaderboard_played(game: str) -> str:
+    """Hash per partition of player ids, beside ``leaderboard``: how many matches each listed rating counts."""
+    return f"leaderboard-played:{game}"
+
+
 # zset: match id -> the earliest deadline of its seats' clocks (unix seconds); written by the
 # projector, read by every process's sweeper (services/commands/timeouts.py). In Redis, so a
 # restart of any process loses no deadline.
-CLOCKS = "tavern:clocks"
+CLOCKS = "clocks"  # a family of partitions
 
 
 def presence(match_id: str) -> str:
@@ -88,7 +173,25 @@ def presence(match_id: str) -> str:
     return f"match:{{{match_id}}}:here"
 
 
-# Published (on the notices' Redis) with a match id when one of its seats connects or disconnects.
-PRESENCE = "tavern:presence"
+def notices(match_id: str) -> str:
+    """Shard channel (SPUBLISH, on the match's shard): its views were written (the projector: version
+    and time) or one of its seats connected or disconnected (presence.py); services/store/notices.py."""
+    return f"match:{{{match_id}}}:notices"
+
+
+def notices_of(channel: bytes) -> str:
+    """The match id of a ``notices`` channel."""
+    return channel[channel.index(b"{") + 1 : channel.rindex(b"}")].decode()
+
+
 # zset: match id -> when it is abandoned (unix seconds): every played seat has gone, bots wait
-ABANDON = "tavern:abandon"
+ABANDON = "abandon"  # a family of partitions
+
+
+def rate(kind: str, who: str, match_id: str | None = None) -> str:
+    """Hash: a token bucket (services/store/rate_limits.py), ``kind`` per ``who``, on the events'
+    Redis: under the hash tag of ``who`` (a Cluster spreads the buckets by whom they count), or of
+    ``match_id`` when it counts within one match (a seat token's: on that match's shard)."""
+    if match_id is not None:  # not under match:{ID}:*, the match's own keys (evicted with it): it lapses by itself
+        return f"rate:{kind}:{who}:{{{match_id}}}"
+    return f"rate:{kind}:{{{who}}}"

@@ -156,7 +156,7 @@ class Wire:
                 else:
                     host, port = options.get("host", "localhost"), options.get("port", 6379)
                     _, protocol = await loop.create_connection(lambda: _Protocol(loop), host, port)
-                greeting = []
+                greeting: list[list[Any]] = []
                 if options.get("password") is not None:
                     greeting.append(["AUTH", *filter(None, [options.get("username")]), options["password"]])
                 if options.get("db"):

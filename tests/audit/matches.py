@@ -6,14 +6,21 @@ import asyncio
 import uuid
 
 import httpx
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from domain.games import get_game
 from services.gateway.app import create_app
 from services.ops.settings import Settings
 
+# the service's signing key in these tests (TAVERN_SIGNING_KEY): its public half is what an auditor
+# would fetch from /.well-known/tavern-signing-key
+SIGNER = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+KEY = SIGNER.public_key()
+
 
 async def _export(game_id: str, seats: int, timeout: float) -> bytes:
-    settings = Settings(redis_url=None, queue_url=None, queue_name=f"audit-{uuid.uuid4().hex[:8]}", lease_s=1.0)
+    settings = Settings(redis_url=None, queue_url=None, queue_name=f"audit-{uuid.uuid4().hex[:8]}", lease_s=1.0,
+                        signing_key=bytes(range(32)).hex())
     app = create_app(settings, embedded_worker=True)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

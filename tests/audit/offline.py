@@ -3,6 +3,8 @@ seals its log (services/store/event_store.py) under a charter. For benchmarks an
 
 from __future__ import annotations
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from domain.games import get_game, make_bot
 from domain.kernel import Setup, Table, bot_turn
 from domain.kernel.rng import DERIVATION
@@ -11,9 +13,10 @@ from services.store.event_store import Cause, seal
 
 
 def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = None, bot: str = "random",
-                   recorded: tuple[int, dict] | None = None) -> bytes:
+                   recorded: tuple[int, dict] | None = None, signer: Ed25519PrivateKey | None = None) -> bytes:
     """``recorded``: the rules version and options of a charter written before the game had some of its
-    options (played as the fold reads such a charter); by default the game's version and every option."""
+    options (played as the fold reads such a charter); by default the game's version and every option.
+    ``signer``: the service's key, to sign the head as the service does (unsigned without)."""
     game = get_game(game_id)
     setup = game.setup(seats, options)
     version, charter_options = recorded or (game.rules_version, setup.options)
@@ -26,10 +29,10 @@ def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = N
     table = Table(game, setup, seed)
     start = 1_750_000_000.0  # 2025-06: times within the service's window, one second a command
     records = seal(table.events, 1, digest(charter.encode()), Cause(), now=start)
-    bots = [make_bot(game, bot) for _ in range(seats)]
+    bots = [make_bot(game, bot, setup.options) for _ in range(seats)]
     while not table.finished:
         seat, command = bot_turn(table, bots)
         events = table.submit(seat, command)
         cause = Cause(f"c{len(records)}", seat, None, command)
         records += seal(events, len(records) + 1, records[-1].hash, cause, now=start + len(records))
-    return export_lines(charter, seed, [(record.body, record.hash) for record in records])
+    return export_lines(charter, seed, [(record.body, record.hash) for record in records], signer)

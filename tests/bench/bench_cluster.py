@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tests.bench.bench_service import measure, run, start, wait_healthy
+from tests.bench.bench_service import API_KEY, LOAD_FROM_ONE_ADDRESS, measure, run, start, wait_healthy
 from tests.service.conftest import free_port, service_env, start_redis
 from tests.service.redis_cluster import Cluster
 
@@ -38,7 +38,7 @@ def main() -> None:
         cluster = Cluster(workdir).start()
         single, single_url = start_redis(workdir)
         queue, queue_url = start_redis(workdir)
-        bench = {"TAVERN_BENCH": "1"}
+        bench = {"TAVERN_BENCH": "1", "TAVERN_API_KEYS": API_KEY, **LOAD_FROM_ONE_ADDRESS}  # bench_service.py's
         setups = {
             "single": service_env(single_url, **bench),
             "cluster": service_env(cluster.url, QUEUE_URL=queue_url, TAVERN_QUEUE="wait", **bench),

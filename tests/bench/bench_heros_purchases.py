@@ -43,8 +43,9 @@ def main() -> None:
         buys = harmful = 0
         totals = []
         for index in range(args.matches):
-            table = play(GAME, GAME.setup(seats), f"purchases-{seats}-{index}",
-                         [make_bot(GAME, "greedy") for _ in range(seats)])
+            setup = GAME.setup(seats)
+            bots = [make_bot(GAME, "greedy", setup.options) for _ in range(seats)]
+            table = play(GAME, setup, f"purchases-{seats}-{index}", bots)
             ended = list(table.state.purchased)
             last_deal = max(i for i, e in enumerate(table.events) if isinstance(e, Dealt))
             for event in table.events[last_deal:]:

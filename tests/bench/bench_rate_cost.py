@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from services.gateway.rate_limit import RateLimiter  # noqa: E402
 from services.ops.limits import Limits  # noqa: E402
+from services.store.rate_limits import RateLimits  # noqa: E402
 from services.store.wire import Wire  # noqa: E402
 from tests.bench.bench_service import cpu_seconds  # noqa: E402
 from tests.service.conftest import free_port  # noqa: E402
@@ -170,11 +171,11 @@ async def check_alone(url: str, checks: int) -> None:
     wire = Wire(url)
     limits = Limits(commands_per_s_token=1e9, commands_burst_token=10**9, commands_per_s_address=1e9,
                     commands_burst_address=10**9)
-    on_wire, on_pool = RateLimiter(client, limits, wire), RateLimiter(client, limits)
+    on_wire, on_pool = RateLimiter(RateLimits(client, wire), limits), RateLimiter(RateLimits(client), limits)
     calls = {
         "PING (redis-py)": client.ping,
-        "rate check through a Wire (as the gateway)": lambda: on_wire.commands("10.0.0.1", "Bearer t"),
-        "rate check through redis-py's pool": lambda: on_pool.commands("10.0.0.1", "Bearer t"),
+        "rate check through a Wire (as the gateway)": lambda: on_wire.commands("10.0.0.1", "Bearer t", "m1"),
+        "rate check through redis-py's pool": lambda: on_pool.commands("10.0.0.1", "Bearer t", "m1"),
     }
     for name, call in calls.items():
         for _ in range(200):

@@ -54,7 +54,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -67,9 +67,10 @@ def run(game_id: str, seats: int, matches: int, kind: str) -> tuple[int, list[fl
     wins, times = 0, []
     for index in range(matches):
         hero = index % seats
-        bots: list[Bot] = [make_bot(game, "greedy") for _ in range(seats)]
-        bots[hero] = Timed(make_bot(game, kind), times)
-        table = play(game, game.setup(seats), f"search-{game_id}-{seats}-{index}", bots)
+        setup = game.setup(seats)
+        bots: list[Bot] = [make_bot(game, "greedy", setup.options) for _ in range(seats)]
+        bots[hero] = Timed(make_bot(game, kind, setup.options), times)
+        table = play(game, setup, f"search-{game_id}-{seats}-{index}", bots)
         result = game.result(table.state)
         wins += result is not None and hero in result.winners
     return wins, times

@@ -32,6 +32,17 @@ peer's server the same) and the Redis commands per accepted command (INFO comman
 With --ws each seat also plays on one WebSocket (/v1/matches/{id}/ws: its views and its commands),
 the two transports taking turns twice per --matches, each line saying its "transport".
 
+The gateways run the kit's settings (deploy/tavern.env: the limits on, creation by a frontend's
+key, which the client sends) but for the per-address limits one client standing for every player
+must go past (LOAD_FROM_ONE_ADDRESS). On deploy/local.sh's topology, through its nginx or direct to its
+gateways (--gateway-port), the same: bring it up with those off and TAVERN_BENCH=1:
+
+    export TAVERN_API_KEYS=bench-frontend-key
+    TAVERN_BENCH=1 TAVERN_CREATES_PER_S=0 TAVERN_COMMANDS_PER_S_ADDRESS=0 TAVERN_READS_PER_S_ADDRESS=0 \
+        TAVERN_STREAMS_PER_ADDRESS=0 deploy/local.sh up
+    python tests/bench/bench_service.py --matches 200 --gateway-port 17000        # through nginx
+    python tests/bench/bench_service.py --matches 200 --gateway-port 17001 17002  # direct
+
 The client is a small HTTP/1.1 keep-alive client on asyncio streams (httpx would spend more CPU
 than the server on these 2 cores). It shares the cores with the service, so it reads only what a
 player needs of a view (version, status, legal) and sends an element of ``legal`` back as the
@@ -67,6 +78,20 @@ except ImportError:  # pragma: no cover (Windows)
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTLE_S = 0.5  # after the seats are held or let go, before a slice is measured
+# the matches are created as a trusted frontend would, with its key (the kit's TAVERN_CREATE_IDENTITY
+# is player): the first of TAVERN_API_KEYS, the running gateways' (--gateway-port), else one of ours
+API_KEY = os.environ.get("TAVERN_API_KEYS", "bench-frontend-key").split(",")[0].strip()
+
+
+# the limits this one client, standing for thousands of players, must go past (the rest stay on,
+# as shipped: the per-seat command rate, the open matches of the key): all its commands come from
+# one address (1,000/s shipped), and it creates every match (5/s a client), 200 at once
+LOAD_FROM_ONE_ADDRESS = {
+    "TAVERN_COMMANDS_PER_S_ADDRESS": "0",
+    "TAVERN_CREATES_PER_S": "0",
+    "TAVERN_READS_PER_S_ADDRESS": "0",
+    "TAVERN_STREAMS_PER_ADDRESS": "0",  # 200 matches' seats and spectators: past one address's 256 streams
+}
 
 
 def free_port() -> int:
@@ -272,7 +297,7 @@ class Match:
         control = await Conn(self.port).open()
         self.conns.append(control)
         body = json.dumps({"game": "heros-tavern", "seats": 4, "bots": []}).encode()
-        status, raw = await control.request("POST", "/v1/matches", body)
+        status, raw = await control.request("POST", "/v1/matches", body, extra=f"X-API-Key: {API_KEY}\r\n")
         assert status == 201, raw
         created = json.loads(raw)
         self.id = created["match_id"]
@@ -747,9 +772,8 @@ def main() -> None:
             url = f"redis://127.0.0.1:{redis_port}/0"
             time.sleep(0.3)
         env = dict(os.environ, REDIS_URL=url, TAVERN_BENCH="1", LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
-        # one client plays every match: no per-client rate limits (services/ops/limits.py)
-        env |= {"TAVERN_CREATES_PER_S": "0", "TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0",
-                "TAVERN_OPEN_MATCHES": "0"}
+        env |= {"TAVERN_API_KEYS": API_KEY, "TAVERN_CREATE_IDENTITY": "player"}  # the kit's (deploy/tavern.env)
+        env |= LOAD_FROM_ONE_ADDRESS
         ports = [free_port() for _ in range(options.gateways)]
         pids = {"redis": processes[0].pid} if options.redis_url is None else {}
         for index, port in enumerate(ports):

@@ -48,7 +48,7 @@ class Hoarder:
 
 def one_match(seats: int, seed: str, auto_pass: float, kinds: list[str], hoard: bool) -> tuple[int, ...]:
     table = Table(GAME, GAME.setup(seats), seed)
-    bots = [make_bot(GAME, kinds[s % len(kinds)]) for s in range(seats)]
+    bots = [make_bot(GAME, kinds[s % len(kinds)], table.setup.options) for s in range(seats)]
     if hoard:
         bots = [Hoarder(bot) for bot in bots]
     pick = table.rng("auto-pass")

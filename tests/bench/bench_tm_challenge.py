@@ -6,7 +6,7 @@
 For each card list (match option ``card_list``) and Challenge level:
 
 - solver: the share of deals (Table seeds ``deal-0``, ``deal-1``, ...) that perfect play knowing
-  the deck order wins (domain/tavern_masters/solver.py), as won / lost / unknown (the node budget
+  the deck order wins (tools/tavern_masters/solver.py), as won / lost / unknown (the node budget
   ran out), solo and for a co-operative table of ``--coop-seats`` (without trading: a lower bound);
   a level's answers also follow from the others' (``solver_rows``); ``--deals 0`` or
   ``--coop-deals 0`` leave the solver out, ``--matches 0`` the bots;
@@ -29,8 +29,8 @@ from domain.games import make_bot
 from domain.kernel import play
 from domain.tavern_masters import GAME
 from domain.tavern_masters.content import CARD_LISTS
-from domain.tavern_masters.solver import solve
 from domain.tavern_masters.state import CHALLENGE_ROUNDS
+from tools.tavern_masters.solver import solve
 
 
 def options(seats: int, level: str, card_list: int) -> dict:
@@ -79,8 +79,8 @@ def solver_rows(seats: int, card_list: int, levels: list[str], deals: int, budge
 def bot_row(seats: int, level: str, card_list: int, matches: int, kind: str) -> str:
     wins, best = 0, 0
     for i in range(matches):
-        table = play(GAME, GAME.setup(seats, options(seats, level, card_list)), f"bot-{i}",
-                     [make_bot(GAME, kind) for _ in range(seats)])
+        setup = GAME.setup(seats, options(seats, level, card_list))
+        table = play(GAME, setup, f"bot-{i}", [make_bot(GAME, kind, setup.options) for _ in range(seats)])
         wins += len(table.state.winners or ()) == seats
         best = max(best, min(p.gold for p in table.state.players))
     return f"{kind} {seats} seat(s): won {wins}/{matches} ({100 * wins / matches:.1f}%), best Gold {best}"

@@ -37,7 +37,8 @@ def main() -> None:
         setup = GAME.setup(seats, {"mode": "cooperative", "challenge": args.challenge})
         wins = losses = had_gold = 0
         for index in range(args.matches):
-            table = play(GAME, setup, f"trade-{seats}-{index}", [make_bot(GAME, "greedy") for _ in range(seats)])
+            bots = [make_bot(GAME, "greedy", setup.options) for _ in range(seats)]
+            table = play(GAME, setup, f"trade-{seats}-{index}", bots)
             golds = [p.gold for p in table.state.players]
             if GAME.result(table.state).winners:
                 wins += 1

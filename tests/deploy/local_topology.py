@@ -24,8 +24,10 @@ from tests.service.redis_cluster import BUS_OFFSET, Cluster
 
 SCRIPT = ROOT / "deploy" / "local.sh"
 PORTS = 16  # nginx, 2 gateways, 6 cluster nodes, 2 queue Redis, 3 sentinels, 2 workers' metrics
-MASTER = "tavern"  # the queue's master name at the sentinels (local.sh's)
+SECOND_QUEUE = (40, 41)  # the second queue instance's primary and replica (TAVERN_LOCAL_QUEUES=2, local.sh's default)
+MASTER = "tavern"  # the first queue instance's master name at the sentinels (local.sh's; the second's is tavern-2)
 TIMEOUT_MS = 1000
+KEY = "local-frontend-key"  # TAVERN_API_KEYS, which local.sh requires (as compose.yaml does)
 
 
 def _free(port: int) -> bool:
@@ -42,7 +44,8 @@ def free_base() -> int:
     ephemeral range (32768 on): a connection's own port there could take a bus port."""
     for _ in range(200):
         base = random.randrange(10_000, 22_000)
-        if all(_free(base + i) for i in range(PORTS)) and all(_free(base + BUS_OFFSET + i) for i in range(3, 9)):
+        ours = [*range(PORTS), *SECOND_QUEUE]
+        if all(_free(base + i) for i in ours) and all(_free(base + BUS_OFFSET + i) for i in range(3, 9)):
             return base
     pytest.fail("no free ports for the local topology")
 
@@ -64,13 +67,16 @@ def _alive(pid: int) -> bool:
 
 
 class Local:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, shards: int = 3, **extra: str) -> None:
+        """``shards`` (TAVERN_LOCAL_SHARDS): 1 to 3, each a primary with a replica; ``extra``, more of
+        the environment local.sh and the processes it starts get."""
         self.directory = directory
         self.base = free_base()
         self.nginx = f"http://127.0.0.1:{self.base}"
         self.gateways = [self.base + 1, self.base + 2]
-        self.nodes = list(range(self.base + 3, self.base + 9))
-        self.queue = [self.base + 9, self.base + 10]
+        self.nodes = list(range(self.base + 3, self.base + 3 + 2 * shards))
+        self.queue = [self.base + 9, self.base + 10]  # the first queue instance's Redis
+        self.second_queue = [self.base + port for port in SECOND_QUEUE]
         self.sentinels = [self.base + 11, self.base + 12, self.base + 13]
         bin_dir = str(Path(sys.executable).parent)  # this virtualenv's tavern
         self.env = service_env(
@@ -78,7 +84,10 @@ class Local:
             TAVERN_LOCAL_DIR=str(directory),
             TAVERN_LOCAL_PORT=str(self.base),
             TAVERN_LOCAL_NODE_TIMEOUT_MS=str(TIMEOUT_MS),
+            TAVERN_LOCAL_SHARDS=str(shards),
+            TAVERN_API_KEYS=KEY,
             PATH=f"{bin_dir}:{os.environ['PATH']}",
+            **extra,
         )
         self.cluster = LocalCluster(self)
 

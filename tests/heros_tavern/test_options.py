@@ -27,7 +27,7 @@ def test_greedy_five_seat_matches_never_hand_out_more_than_the_box():
     for index in range(4):
         for finite in (False, True):
             setup = GAME.setup(5, {"finite_tokens": finite})
-            table = play(GAME, setup, f"supply-{index}", [make_bot(GAME, "greedy") for _ in range(5)])
+            table = play(GAME, setup, f"supply-{index}", [make_bot(GAME, "greedy", setup.options) for _ in range(5)])
             most = max(table.state.awarded.coin, table.state.awarded.storage, table.state.awarded.land)
             if finite:
                 assert most <= BOX and GAME.view(table.state, 0).supply == Tokens(BOX, BOX, BOX) - table.state.awarded

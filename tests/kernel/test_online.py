@@ -16,7 +16,7 @@ def table(game_id: str, seats: int, seed: str = "s") -> Table:
 
 
 def play_out(t: Table, limit: int = 20_000) -> None:
-    bots = [make_bot(get_game(t.game.id), "random") for _ in range(t.setup.seats)]
+    bots = [make_bot(get_game(t.game.id), "random", t.setup.options) for _ in range(t.setup.seats)]
     for _ in range(limit):
         if t.finished:
             return

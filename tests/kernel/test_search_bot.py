@@ -30,7 +30,7 @@ def greedy_states(game_id: str, seats: int, seed: str, every: int) -> list[tuple
     """(state, seat) pairs from one all-greedy match, every ``every``-th command, each seat."""
     game = get_game(game_id)
     table = Table(game, game.setup(seats), seed)
-    bots = [make_bot(game, "greedy") for _ in range(seats)]
+    bots = [make_bot(game, "greedy", table.setup.options) for _ in range(seats)]
     out = []
     for step in range(10_000):
         if table.finished:
@@ -49,7 +49,7 @@ def test_a_sampled_state_shows_the_seat_the_view_it_came_from(game_id, seats):
     redrawn = 0
     for index, (state, seat) in enumerate(greedy_states(game_id, seats, f"sample-{game_id}-{seats}", every=7)):
         seen = game.view(state, seat)
-        drawn = sample(seen, Rng("draw", index, "sample"))
+        drawn = sample(seen, Rng("draw", index, "sample"), game.setup(seats).options)
         assert game.view(drawn, seat) == seen
         assert game.legal(drawn, seat) == game.legal(state, seat)
         redrawn += drawn != state
@@ -73,14 +73,15 @@ class Checked:
 @pytest.mark.parametrize(("game_id", "kind"), KINDS)
 def test_the_bot_plays_legal_moves_to_the_end_of_a_match(game_id, kind):
     game, seats = get_game(game_id), SEATS[game_id][0]
-    searcher = Checked(make_bot(game, kind))
-    bots: list[Bot] = [searcher, *(make_bot(game, "greedy") for _ in range(seats - 1))]
-    table = play(game, game.setup(seats), f"{kind}-play-{game_id}", bots)
+    setup = game.setup(seats)
+    searcher = Checked(make_bot(game, kind, setup.options))
+    bots: list[Bot] = [searcher, *(make_bot(game, "greedy", setup.options) for _ in range(seats - 1))]
+    table = play(game, setup, f"{kind}-play-{game_id}", bots)
     assert game.result(table.state) is not None and searcher.moves > 0
 
 
-def same_choices(game: Any, sample: Any, bot: Bot, pairs: Sequence[tuple[Any, int]], reverse: bool = False,
-                 enough: int | None = None) -> int:
+def same_choices(game: Any, sample: Any, bot: Bot, pairs: Sequence[tuple[Any, int]], options: dict[str, Any],
+                 reverse: bool = False, enough: int | None = None) -> int:
     """For each (state, seat) with a choice: a second true state drawn from the seat's view (its
     hidden cards differ) gets the same move for the same seed, its legal list reversed if ``reverse``
     (a bot that breaks ties by its own order); how many were checked (up to ``enough``)."""
@@ -90,7 +91,7 @@ def same_choices(game: Any, sample: Any, bot: Bot, pairs: Sequence[tuple[Any, in
         if len(legal) < 2:
             continue
         seen = game.view(state, seat)
-        other = sample(seen, Rng("other", index, "sample"))
+        other = sample(seen, Rng("other", index, "sample"), options)
         assert other != state and game.view(other, seat) == seen
         first = bot.choose(seen, legal, Rng("seed", index, "bot"))
         again = game.legal(other, seat)
@@ -106,13 +107,14 @@ def test_the_choice_depends_on_the_view_and_seed_only(game_id, kind):
     """Two true states that give the seat the same view get the same move for the same seed, and a
     fresh bot of the kind the same move as a used one."""
     game = get_game(game_id)
+    options = game.setup(SEATS[game_id][-1]).options
     pairs = greedy_states(game_id, SEATS[game_id][-1], f"same-{game_id}", every=23)
-    assert same_choices(game, sampler(game_id), make_bot(game, kind), pairs, enough=3) == 3
-    used = make_bot(game, kind)  # a bot that has chosen before chooses as a new one would
+    assert same_choices(game, sampler(game_id), make_bot(game, kind, options), pairs, options, enough=3) == 3
+    used = make_bot(game, kind, options)  # a bot that has chosen before chooses as a new one would
     for index, (state, seat) in enumerate(pairs[:6]):
         legal, seen = game.legal(state, seat), game.view(state, seat)
         if legal:
-            assert used.choose(seen, legal, Rng("seed", index, "bot")) == make_bot(game, kind).choose(
+            assert used.choose(seen, legal, Rng("seed", index, "bot")) == make_bot(game, kind, options).choose(
                 seen, legal, Rng("seed", index, "bot"))
 
 

@@ -24,14 +24,15 @@ def test_greedy_beats_random_clearly(greedy_seat):
     for index in range(30):
         kinds = ["random", "random"]
         kinds[greedy_seat] = "greedy"
-        table = play(GAME, setup, f"bot-{greedy_seat}-{index}", [make_bot(GAME, k) for k in kinds])
+        table = play(GAME, setup, f"bot-{greedy_seat}-{index}", [make_bot(GAME, k, setup.options) for k in kinds])
         wins += GAME.result(table.state).winners == (greedy_seat,)
     assert wins >= 24  # at least 80% over 30 games
 
 
 def choices(state: State) -> dict[str, object]:
     """What each bot sends for seat 0 in this position."""
-    return {kind: make_bot(GAME, kind).choose(GAME.view(state, 0), GAME.legal(state, 0), Rng("bot", 0))
+    options = GAME.setup(2).options
+    return {kind: make_bot(GAME, kind, options).choose(GAME.view(state, 0), GAME.legal(state, 0), Rng("bot", 0))
             for kind in ("greedy", "careful")}
 
 

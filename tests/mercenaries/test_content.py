@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 import pytest
 
@@ -30,12 +30,15 @@ def test_leader_limits_and_setup_numbers():
     assert (SETTINGS["starting_hand"], SETTINGS["field_size"], SETTINGS["income"]) == (4, 3, 10)
 
 
-def records(path: Path):
+def records(path: Traversable):
     data = json.loads(path.read_text())
     return data if isinstance(data, list) else [data]
 
 
-@pytest.mark.parametrize("path", sorted((SEEDS / "mercenaries").glob("*.json")), ids=lambda p: p.name)
+JSON_FILES = sorted((p for p in (SEEDS / "mercenaries").iterdir() if p.name.endswith(".json")), key=lambda p: p.name)
+
+
+@pytest.mark.parametrize("path", JSON_FILES, ids=lambda p: p.name)
 def test_every_record_says_where_it_comes_from(path):
     for record in records(path):
         assert record["provenance"] in {"rulebook", "ours"}

@@ -52,9 +52,11 @@ async def wait_for(api: httpx.AsyncClient, created: dict, token: str, version: i
 
 
 async def play_to_end(
-    api: httpx.AsyncClient, created: dict, seats: list[int], seed: int, timeout: float = 120.0
+    api: httpx.AsyncClient, created: dict, seats: list[int], seed: int, timeout: float = 120.0,
+    accepted: list[dict] | None = None,
 ) -> dict:
-    """Play the given seats to the end, each time sending a random element of the seat's legal."""
+    """Play the given seats to the end, each time sending a random element of the seat's legal;
+    each accepted answer's body is added to ``accepted`` if given."""
     rng = random.Random(seed)
     heard = 0  # the newest version any answer named: a view older than it is not acted on
     deadline = asyncio.get_running_loop().time() + timeout
@@ -71,6 +73,8 @@ async def play_to_end(
             assert answer.status_code in (200, 422), answer.text  # 422: a bot acted meanwhile
             if answer.status_code == 200:
                 heard = max(heard, answer.json()["version"])
+                if accepted is not None:
+                    accepted.append(answer.json())
                 acted = True
         if not acted:
             await asyncio.sleep(0.01)

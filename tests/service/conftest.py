@@ -23,6 +23,8 @@ from services.gateway.app import create_app
 from services.ops.settings import Settings
 from services.store.resp import Pooled
 from services.store.wire import Wire
+from tests.service.backends import backend, cluster_url, flush_cluster  # noqa: F401 (fixtures: every store repository's backends)
+from tests.service.s3 import s3_endpoint  # noqa: F401 (a fixture: moto's S3 server)
 
 
 def free_port() -> int:
@@ -108,11 +110,17 @@ def anyio_backend():
 
 @pytest.fixture(params=["fakeredis", "redis"])
 def settings(request) -> Settings:
+    """The service's settings on each backend; a module that covers the API's flows end to end
+    runs them on the cluster too: ``pytest.mark.parametrize("settings", BACKENDS, indirect=True)``."""
     queue = f"test-{uuid.uuid4().hex[:8]}"  # a worker thread of an earlier test never takes our jobs
     if request.param == "fakeredis":
         return Settings(redis_url=None, queue_url=None, queue_name=queue, lease_s=1.0)
     url = request.getfixturevalue("redis_url")
     redis.Redis.from_url(url).flushall()
+    if request.param == "cluster":  # the events on the cluster, the queue on the plain Redis beside it
+        cluster = request.getfixturevalue("cluster_url")
+        flush_cluster(cluster)
+        return Settings(redis_url=cluster, queue_url=url, queue_name=queue, lease_s=1.0)
     return Settings(redis_url=url, queue_url=None, queue_name=queue, lease_s=1.0)
 
 
@@ -138,12 +146,16 @@ async def api(app):
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# the per-client limits, which service_env leaves as shipped (on): a test that must turn one off
+# (many matches from one address, faster than a client may) passes these and says why
+NO_CREATE_LIMITS = {"TAVERN_CREATES_PER_S": "0", "TAVERN_OPEN_MATCHES": "0"}
+
+
 def service_env(redis: str | None, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
-    # one test client makes every request: no per-client rate limits unless a test sets them
-    unlimited = {"TAVERN_CREATES_PER_S": "0", "TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0",
-                 "TAVERN_OPEN_MATCHES": "0"}
-    env |= {"LOG_LEVEL": "warning", "TAVERN_LEASE_S": "1", "PYTHONPATH": str(ROOT), **unlimited, **extra}
+    """The environment of a `tavern serve` or `tavern worker` a test starts: the shipped settings
+    (every limit on; none of the shell's TAVERN_* settings), a short lease, quiet logs, and ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL") and not k.startswith("TAVERN_")}
+    env |= {"LOG_LEVEL": "warning", "TAVERN_LEASE_S": "1", "PYTHONPATH": str(ROOT), **extra}
     if redis is not None:
         env["REDIS_URL"] = redis
     return env

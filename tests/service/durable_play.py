@@ -15,6 +15,7 @@ import httpx
 import msgspec
 
 from projections.chain import Envelope, ExportEntry
+from tests.audit.forgery import entry_lines
 from tests.service.client import bearer, seat_token
 
 GAMES = [("heros-tavern", 3), ("tavern-masters", 2), ("mercenaries", 2), ("taverna", 2)]
@@ -85,7 +86,7 @@ async def exported(api: httpx.AsyncClient, created: dict, tally: Tally) -> bytes
 def lost(export: bytes, match_id: str, tally: Tally) -> list[tuple[int, str]]:
     """The acknowledged commands of this match whose entry is not in its export."""
     logged = set()
-    for line in export.splitlines()[1:]:  # the first line is the header
+    for line in entry_lines(export)[1:]:  # the first line is the header (the last, the signed head)
         body = msgspec.json.decode(msgspec.json.decode(line, type=ExportEntry).body, type=Envelope)
         logged.add((body.version, body.command.idempotency_key))
     acknowledged = [(version, key) for match, version, key in tally.acknowledged if match == match_id]

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from services.gateway import sse
+
 
 class Probe:
     def __init__(self, hub: Any, match_id: str, seat: int | None, last_id: int = 0) -> None:
         self.sent: asyncio.Queue[dict] = asyncio.Queue()
         self.gone = asyncio.Event()
-        self.task = asyncio.create_task(hub.serve(match_id, seat, last_id, self._receive, self.sent.put))
+        self.task = asyncio.create_task(sse.serve(hub, match_id, seat, last_id, self._receive, self.sent.put))
 
     async def _receive(self) -> dict:
         await self.gone.wait()

@@ -15,8 +15,8 @@ from domain.tavern_masters.bot import GreedyBot
 from domain.tavern_masters.commands import PlayPatron
 from domain.tavern_masters.events import MatchSetUp, OfferAnswered
 from domain.tavern_masters.planner import PlannerBot
-from domain.tavern_masters.solver import SEARCHED, bound, solve
 from domain.tavern_masters.state import CHALLENGE_ROUNDS
+from tools.tavern_masters.solver import SEARCHED, bound, solve
 
 BUDGET = 3000
 LEVELS = tuple(CHALLENGE_ROUNDS)  # buzzed .. wasted: fewer rounds, harder

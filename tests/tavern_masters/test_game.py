@@ -22,7 +22,7 @@ def test_registered_with_one_to_six_seats_and_its_options():
     assert game.setup(1, {"mode": "solo"}).options == {
         "mode": "solo", "challenge": "buzzed", "dirty_deeds": False, "round_cap": 10, "draft": "2018",
         "card_list": 2}
-    assert isinstance(make_bot(game, "greedy"), GreedyBot)
+    assert isinstance(make_bot(game, "greedy", {}), GreedyBot)
 
 
 @pytest.mark.parametrize(("seats", "options", "code"), [

@@ -21,7 +21,7 @@ from tests.tavern_masters.test_trading import offer
 def states(kind: str, seats: int, mode: str, seed: str) -> list[State]:
     """Every state of one match of ``kind`` bots."""
     table = Table(GAME, GAME.setup(seats, {"mode": mode}), seed)
-    bots = [make_bot(GAME, kind) for _ in range(seats)]
+    bots = [make_bot(GAME, kind, table.setup.options) for _ in range(seats)]
     out = []
     while not table.finished:
         out.append(table.state)
@@ -44,7 +44,7 @@ def test_a_sampled_trading_state_shows_the_seat_the_view_it_came_from(mode):
     for index, state in enumerate(trading_states(mode)):
         for seat in range(state.seats):
             seen = GAME.view(state, seat)
-            drawn = sample(seen, Rng("draw", index, "sample"))
+            drawn = sample(seen, Rng("draw", index, "sample"), GAME.setup(state.seats, {"mode": mode}).options)
             assert GAME.view(drawn, seat) == seen
             assert GAME.legal(drawn, seat) == GAME.legal(state, seat)  # in order: a bot may break ties by it
             cards = [c for o in (*seen.drafts, *seen.offers) for c in (*o.give_hand, *o.take_hand)]
@@ -56,7 +56,7 @@ def test_a_sampled_trading_state_shows_the_seat_the_view_it_came_from(mode):
 @pytest.mark.parametrize(("seats", "mode"), [(1, "solo"), (2, "competitive"), (3, "cooperative"), (4, "competitive")])
 def test_the_planner_plays_legal_moves_to_the_end_of_a_match(seats, mode):
     planner = Checked(PlannerBot())
-    bots: list[Bot] = [planner, *(make_bot(GAME, "random") for _ in range(seats - 1))]
+    bots: list[Bot] = [planner, *(make_bot(GAME, "random", {}) for _ in range(seats - 1))]
     table = play(GAME, GAME.setup(seats, {"mode": mode}), f"planner-{seats}-{mode}", bots)
     assert GAME.result(table.state) is not None and planner.moves > 0
 
@@ -66,7 +66,7 @@ def test_the_choice_depends_on_the_view_and_seed_only():
     order) gets the same move for the same seed, trading states included."""
     pool = [*states("greedy", 3, "competitive", "same-view")[::9], *trading_states("competitive")]
     pairs = [(state, index % state.seats) for index, state in enumerate(pool)]
-    assert same_choices(GAME, sample, PlannerBot(), pairs, reverse=True) > 20
+    assert same_choices(GAME, sample, PlannerBot(), pairs, GAME.setup(3).options, reverse=True) > 20
 
 
 def test_a_timed_out_seat_falls_back_to_the_planner():
@@ -97,7 +97,7 @@ def test_on_the_last_day_the_planner_keeps_gold_a_card_would_not_earn_back():
     assert tills_left(seen) == 1
     legal = GAME.legal(state, 0)
     assert PlannerBot().choose(seen, legal, Rng("t", 0)) == Done()
-    assert make_bot(GAME, "greedy").choose(seen, legal, Rng("t", 0)) == PlayCard(card="hedge-wizard-1")
+    assert make_bot(GAME, "greedy", {}).choose(seen, legal, Rng("t", 0)) == PlayCard(card="hedge-wizard-1")
 
 
 def answer(state: State, seat: int) -> Command:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from domain.kernel import Rng
 from domain.tavern_masters import GAME
 from domain.tavern_masters.builder import Builder
@@ -40,6 +42,21 @@ def test_elven_barmaid_hired_free_with_any_cheese():
     assert free.players[0].gold == 3 and "elven-barmaid-1" in free.players[0].tavern
     paid, _ = send(state, 0, PlayCard(card="elven-barmaid-1"))  # paying anyway is allowed
     assert paid.players[0].gold == 1
+
+
+@pytest.mark.parametrize("sailor", ["old-sailor-1", "smuggler-1"])  # a Staff, a Patron who stayed
+def test_smuggled_rum_is_free_with_any_sailor_in_the_tavern(sailor):
+    """Smuggled Rum (Goods, a Drink, 2 Gold, free with any Sailor; seeds/tavern-masters/tavern.json):
+    its "free with" was read for Staff alone, so it never came free (issue 38)."""
+    state = make(players=[{"gold": 3, "hand": ("smuggled-rum-1",), "tavern": (sailor,)}])
+    assert PlayCard(card="smuggled-rum-1", free=True) in GAME.legal(state, 0)
+    free, events = send(state, 0, PlayCard(card="smuggled-rum-1", free=True))
+    assert events[0].paid == 0 and free.players[0].gold == 3 and "smuggled-rum-1" in free.players[0].tavern
+    paid, _ = send(state, 0, PlayCard(card="smuggled-rum-1"))  # paying anyway is allowed
+    assert paid.players[0].gold == 1
+    dry = make(players=[{"gold": 3, "hand": ("smuggled-rum-1",), "tavern": ("elven-wine-1",)}])
+    refused(dry, 0, PlayCard(card="smuggled-rum-1", free=True), "hire_condition_not_met")
+    assert PlayCard(card="smuggled-rum-1", free=True) not in GAME.legal(dry, 0)
 
 
 def test_free_hire_even_without_gold():

@@ -62,5 +62,6 @@ def test_all_greedy_co_operative_tables_win_where_random_ones_do_not():
         return sum(bool(GAME.result(play(GAME, setup, f"coop-{i}", [bot() for _ in range(3)]).state).winners)
                    for i in range(16))
 
-    assert wins(RandomBot) == 0
-    assert wins(GreedyBot) >= 2
+    # random tables win a rare deal (1 of these 16 since issue 38 let offers name cards gone unseen,
+    # which changed the random play), greedy ones nearly all
+    assert wins(RandomBot) <= 2 and wins(GreedyBot) >= 12

@@ -198,15 +198,82 @@ def test_a_hand_card_offered_is_shown_to_the_two_traders_only():
     assert GAME.view(state, 2).offers[0].give_hand == ("",)
 
 
-def test_a_shown_card_that_leaves_the_hand_is_hidden_again():
-    three = make(seats=3, players=[{"gold": 3, "hand": ("meat-pie-1",)}, {"gold": 3}, {"gold": 3}],
+def traded_away_unseen(card: str):
+    """Seat 0 shows meat-pie-1 to seat 1, then trades ``card`` (a hand card) to seat 2: out of seat 1's sight."""
+    three = make(seats=3, players=[{"gold": 3, "hand": ("meat-pie-1", "grog-1")}, {"gold": 3}, {"gold": 3}],
                  mode="cooperative")
     state, _ = send(three, 0, OpenOffer(to=1))
     state, _ = send(state, 0, AddToOffer(offer=0, card="meat-pie-1"))  # seat 1 sees it
-    state, number = offer(state, 0, 2, "meat-pie-1")  # given to seat 2's hand instead
-    state = accept(state, 2, number)
-    assert "meat-pie-1" in GAME.hidden(state, 1)
-    assert GAME.view(state, 1).drafts[0].give_hand == ("",)  # the stale draft names it no more
+    state, number = offer(state, 0, 2, card)
+    return accept(state, 2, number)
+
+
+def test_a_shown_card_that_leaves_the_hand_unseen_stays_as_the_seat_knew_it():
+    """Leak (issue 38): a card shown to seat 1 dropped out of its view's ``shown`` and its offer choices
+    when it left the hand by a route seat 1 cannot see, telling it the card had gone."""
+    gone, kept = traded_away_unseen("meat-pie-1"), traded_away_unseen("grog-1")
+    assert gone.players[2].hand == ("meat-pie-1",) and kept.players[2].hand == ("grog-1",)
+    for state in (gone, kept):
+        assert GAME.view(state, 1).shown == (("meat-pie-1", 0),)
+        assert GAME.view(state, 1).drafts[0].give_hand == ("meat-pie-1",)
+    assert msgspec.json.encode(GAME.view(gone, 1)) == msgspec.json.encode(GAME.view(kept, 1))
+    # its offer choices too: it may ask seat 0 for the card and send that; seat 0 can only decline
+    asked = {}
+    for name, state in (("gone", gone), ("kept", kept)):
+        state, _ = send(state, 1, OpenOffer(to=0))
+        number = state.drafts[-1].id
+        assert AddToOffer(offer=number, card="meat-pie-1") in GAME.legal(state, 1)
+        state, _ = send(state, 1, AddToOffer(offer=number, card="meat-pie-1"))
+        state, _ = send(state, 1, SetOfferGold(offer=number, gold=1))
+        assert MakeOffer(offer=number) in GAME.legal(state, 1)
+        asked[name], _ = send(state, 1, MakeOffer(offer=number))
+    assert msgspec.json.encode(GAME.view(asked["gone"], 1)) == msgspec.json.encode(GAME.view(asked["kept"], 1))
+    number = asked["gone"].offers[-1].id
+    assert AnswerOffer(offer=number, accept=True) not in GAME.legal(asked["gone"], 0)
+    assert AnswerOffer(offer=number, accept=True) in GAME.legal(asked["kept"], 0)
+
+
+def test_an_offer_accepted_after_its_card_left_unseen_falls_through():
+    """Seat 0 offers meat-pie-1 to seat 1, then gives it to seat 2: seat 1 may still accept (it cannot
+    know), and the trade falls through as a decline; nothing moves."""
+    three = make(seats=3, players=[{"gold": 3, "hand": ("meat-pie-1", "grog-1")}, {"gold": 3}, {"gold": 3}],
+                 mode="cooperative")
+    state, number = offer(three, 0, 1, "meat-pie-1")
+    views = {}
+    for card in ("meat-pie-1", "grog-1"):
+        given, other = offer(state, 0, 2, card)
+        views[card] = accept(given, 2, other)
+    assert msgspec.json.encode(GAME.view(views["meat-pie-1"], 1)) == msgspec.json.encode(GAME.view(views["grog-1"], 1))
+    for world in views.values():
+        assert AnswerOffer(offer=number, accept=True) in GAME.legal(world, 1)
+    fell, events = send(views["meat-pie-1"], 1, AnswerOffer(offer=number, accept=True))
+    assert events == [ev.OfferAnswered(offer=number, accepted=False)] and fell.players[1].hand == ()
+    took, events = send(views["grog-1"], 1, AnswerOffer(offer=number, accept=True))
+    assert events == [ev.OfferAnswered(offer=number, accepted=True)] and took.players[1].hand == ("meat-pie-1",)
+
+
+def test_a_shown_card_seen_to_move_is_forgotten():
+    three = make(seats=3, players=[{"gold": 3, "hand": ("meat-pie-1",)}, {"gold": 3}, {"gold": 3}],
+                 mode="cooperative")
+    state, _ = send(three, 0, OpenOffer(to=1))
+    state, _ = send(state, 0, AddToOffer(offer=0, card="meat-pie-1"))
+    played, _ = send(state, 0, PlayCard(card="meat-pie-1"))  # face up: seat 1 sees it go
+    assert GAME.view(played, 1).shown == () and "meat-pie-1" in played.players[0].tavern
+    sent, _ = send(state, 0, MakeOffer(offer=0))  # given to seat 1 itself: its own now
+    mine = accept(sent, 1, 0)
+    assert GAME.view(mine, 1).shown == () and mine.players[1].hand == ("meat-pie-1",)
+
+
+def test_a_steal_out_of_sight_keeps_the_shown_card():
+    """A Dirty Deeds steal moves a card hand to hand, named to the thief alone: the other seats shown
+    it keep it as they knew it."""
+    three = make(seats=3, players=[{"gold": 3, "hand": ("meat-pie-1",)}, {"gold": 3}, {"gold": 3}])
+    state, _ = send(three, 0, OpenOffer(to=1))
+    state, _ = send(state, 0, AddToOffer(offer=0, card="meat-pie-1"))
+    stolen = GAME.evolve(state, ev.CardMoved(card="meat-pie-1", owner=0, src="hand", dest_owner=2, dest="hand"))
+    assert stolen.players[2].hand == ("meat-pie-1",)
+    assert GAME.view(stolen, 1).shown == (("meat-pie-1", 0),)
+    assert event_view(ev.CardMoved(card="meat-pie-1", owner=0, src="hand", dest_owner=2, dest="hand"), 1).card == ""
 
 
 def test_legal_stays_short_while_writing():

@@ -111,7 +111,7 @@ def test_bots_finish_real_matches_with_windows():
     for seats in (2, 5):
         for index in range(10):
             table = Table(GAME, GAME.setup(seats), f"off-turn-{seats}-{index}")
-            bots = [make_bot(GAME, ("greedy", "random")[s % 2]) for s in range(seats)]
+            bots = [make_bot(GAME, ("greedy", "random")[s % 2], table.setup.options) for s in range(seats)]
             while not table.finished:
                 turn = table.state.turn
                 events = table.submit(*bot_turn(table, bots))

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
+from domain.kernel import Table, bot_turn
+from domain.taverna.board import DEED_TOKENS, deeds_held
+from domain.taverna.bot import GreedyBot
 from domain.taverna.commands import ActivateDignitary, UseFavour
 from domain.taverna.content import FAVOURS
 from tests.taverna.helpers import GAME, act, at_step, game_state, player, refused
@@ -68,3 +72,31 @@ def test_the_notary_buys_a_second_deed_in_a_tavern_only_with_the_option():
     placed, _ = act(placing, 1, PlaceCustomer(tavern="t5", table=0))
     assert placed.players[0].coins == coins + 3  # one owner, one income
     assert GAME.setup(3, {"notary_second_deed": True}).options["notary_second_deed"] is True
+
+
+def test_the_notary_never_places_a_sixth_deed_token():
+    """Each player has "the 5 property deed tokens" (RULINGS.md 16): with ``notary_second_deed`` a seat
+    holding 5 deeds buys no more with the Notary, neither an unowned space nor an opponent's."""
+    state = replace(at_step(game_state(3), "act", tavern="t1"), notary_second_deed=True)
+    held = {"t1": (0, -1, -1), "t2": (0, 1, 1), "t3": (0, -1, -1), "t4": (0, -1, -1)}
+    four = replace(state, taverns={t: replace(v, deeds=held.get(t, v.deeds)) for t, v in state.taverns.items()})
+    notary = [c for c in GAME.legal(four, 0) if isinstance(c, ActivateDignitary) and c.dignitary == "notary"]
+    assert ActivateDignitary(dignitary="notary", tavern="t5", space=1) in notary  # four deeds: a fifth may be bought
+    fifth, _ = act(four, 0, ActivateDignitary(dignitary="notary", tavern="t5", space=1))
+    assert deeds_held(fifth, 0) == DEED_TOKENS
+    five = at_step(replace(fifth, turn=None), "act", tavern="t5")  # where the Notary is now
+    assert not [c for c in GAME.legal(five, 0) if isinstance(c, ActivateDignitary) and c.dignitary == "notary"]
+    assert refused(five, 0, ActivateDignitary(dignitary="notary", tavern="t3", space=1)) == "bad_target"
+
+
+@pytest.mark.parametrize("seed, seats", [("ta-check3:2:0", 2), ("ta-check3:2:9", 2), ("ta-check3:3:0", 3)])
+def test_greedy_matches_with_the_option_never_hold_more_than_five_deeds(seed, seats):
+    """Seeds where greedy bots held 6 to 8 deeds before the supply was enforced (issue 38)."""
+    setup = GAME.setup(seats, {"notary_second_deed": True})
+    table = Table(GAME, setup, seed)
+    bots = [GreedyBot() for _ in range(seats)]
+    most = 0
+    while not table.finished:
+        table.submit(*bot_turn(table, bots))
+        most = max(most, *(deeds_held(table.state, seat) for seat in range(seats)))
+    assert most == DEED_TOKENS

@@ -43,7 +43,7 @@ def test_no_seat_learns_who_holds_an_instant_spell(seats, kind):
     prompts = 0
     for index in range(MATCHES):
         table = Table(GAME, GAME.setup(seats), f"secrecy-{kind}-{seats}-{index}")
-        bots = [make_bot(GAME, kind) for _ in range(seats)]
+        bots = [make_bot(GAME, kind, table.setup.options) for _ in range(seats)]
         while not table.finished:
             seat, command = bot_turn(table, bots)
             state, rng = table.state, table.rng

@@ -88,17 +88,21 @@ def test_always_pass_answers_for_the_seat_and_stays_private():
     state = placing({1: (TIP1,), 2: (TIP2,)})
     after, _ = act(state, 0, PlaceCustomer(tavern="t1", table=1))
     always, events = act(after, 1, Pass(always=True))
-    assert events == [ev.Answered(seat=1), ev.AutoPassSet(seat=1, on=True)]
+    assert events == [ev.Answered(seat=1, always=True)]  # one entry, as many as a plain pass
     assert all(event_view(e, s) is None for e in events for s in (0, 2, None))
     assert view(always, 1).auto_pass and not view(always, 0).auto_pass
     assert msgspec.json.encode(view(always, 0)) == msgspec.json.encode(view(after, 0))
-    # the next prompt still names seat 1, which has answered already: one answer closes it
+    # the next prompt names seat 1 and waits for it like any other: its pass is its own command, which
+    # the service sends for it (GAME.automatic), never part of the command that opened the prompt
     again = at_step(msgspec.structs.replace(always, answers=()), "place", seat=2, people="dwarf")
     again = give(again, 0, FAME)
     asked, events = act(again, 2, PlaceCustomer(tavern="t1", table=2))
     assert events[-1] == ev.Responders(moment="placement", seats=(0, 1))
-    assert GAME.legal(asked, 1) == [] and view(asked, 2).waiting_for == (0, 1)
-    done, _ = act(asked, 0, Pass())
+    assert GAME.automatic(asked, 1) == Pass() and GAME.automatic(asked, 0) is None
+    assert GAME.legal(asked, 1)[0] == Pass() and view(asked, 2).waiting_for == (0, 1)
+    passed, _ = act(asked, 1, GAME.automatic(asked, 1))
+    assert GAME.automatic(passed, 1) is None and passed.turn.responders == (0, 1)
+    done, _ = act(passed, 0, Pass())
     assert done.turn.responders == ()
     # turned off on one's own turn, privately
     own = at_step(done, "act", seat=1, tavern="t1")
@@ -107,6 +111,30 @@ def test_always_pass_answers_for_the_seat_and_stays_private():
     assert not off.players[1].auto_pass and event_view(events[0], 0) is None
     assert refused(off, 1, SetAutoPass(on=False)) == "unchanged"
     assert refused(off, 2, SetAutoPass(on=True)) == "not_your_turn"
+
+
+def test_a_prompt_every_asked_seat_always_passes_stays_open_past_the_opening_command():
+    """Leak (issue 38): with "always pass" on for every seat asked, the prompt opened and closed
+    inside the active player's own command, showing the opponent's setting at every prompt."""
+    state = placing({1: (TIP1,)}, seats=2)
+    state = player(state, 1, auto_pass=True)
+    plain = player(state, 1, auto_pass=False)
+    shown = []
+    for start in (state, plain):
+        after, events = act(start, 0, PlaceCustomer(tavern="t1", table=1))
+        assert after.turn.responders == (1,)
+        shown.append([msgspec.json.encode(event_view(e, 0)) for e in events])
+    assert shown[0] == shown[1]  # the active player's answer is the same whatever seat 1 has set
+
+
+def test_a_rules_version_3_prompt_still_folds_with_always_pass_answered_at_once():
+    decode = event_decoder(GAME, 3)
+    event = decode(b'{"type":"Responders","moment":"placement","seats":[1]}')
+    assert event == ev.Responders(moment="placement", seats=(1,), auto_answered=True)
+    state = player(placing({1: (TIP1,)}, seats=2), 1, auto_pass=True)
+    opened = GAME.evolve(state, event)
+    assert [a.seat for a in opened.answers] == [1]
+    assert decode(b'{"type":"Answered","seat":1}') == ev.Answered(seat=1)
 
 
 def test_an_instant_spell_is_cast_on_ones_own_turn_too():

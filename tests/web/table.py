@@ -36,6 +36,13 @@ def create_match(page: Page, game: str, seats: int, bots: list[int], options: di
     return links
 
 
+def register(page: Page, name: str) -> None:
+    """Play online under this name: the lobby's name prompt."""
+    page.fill("#player-name", name)
+    page.click("#register")
+    page.wait_for_selector("#playing-as")
+
+
 def settle(page: Page) -> None:
     page.wait_for_function(SETTLED)
 

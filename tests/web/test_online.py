@@ -6,13 +6,10 @@ from __future__ import annotations
 import json
 import re
 
-from tests.web.table import mercenaries_move
+import httpx
 
-
-def register(page, name: str) -> None:
-    page.fill("#player-name", name)
-    page.click("#register")
-    page.wait_for_selector("#playing-as")
+from tests.web.table import mercenaries_move, register
+from tests.web.test_readable import assert_accessible
 
 
 def seat_tokens(page) -> set[str]:
@@ -71,3 +68,35 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
         assert errors == []
     finally:
         other.close()
+
+
+def test_a_person_challenges_a_bot_from_the_lobby_and_sees_it_flagged(page, server):
+    """The bot's side is played by the test through the API (the example bot's own test runs it
+    as a process): it hears the challenge on its event stream, accepts, and concedes."""
+    bot = httpx.post(server + "/v1/players", json={"name": "Lobby Bot", "bot": True}).json()
+    register(page, "Cat")
+    row = page.locator("li.bot", has_text="Lobby Bot")
+    row.wait_for()
+    assert row.locator(".badge.bot").inner_text() == "BOT"
+    assert_accessible(page)  # the lobby with its bots listed
+    row.locator("select.bot-game").select_option("mercenaries")
+    row.locator("button.challenge").click()
+    headers = {"Authorization": f"Bearer {bot['token']}"}
+    with httpx.stream("GET", server + "/v1/events", headers=headers, timeout=15) as events:
+        lines = events.iter_lines()
+        data = next(line for line in lines if line.startswith("data: "))
+    asked = json.loads(data.removeprefix("data: "))["challenge"]
+    assert asked["game"] == "mercenaries" and asked["challenger_name"] == "Cat" and asked["rated"]
+    accepted = httpx.post(f"{server}/v1/challenges/{asked['challenge_id']}/accept", headers=headers).json()
+    page.wait_for_selector("#table[data-status=active]", state="attached")
+    assert page.locator("#players .player .name").all_inner_texts() == ["Cat", "Lobby Bot"]
+    conceded = httpx.post(
+        f"{server}/v1/matches/{accepted['match_id']}/commands", json={"type": "Concede"},
+        headers={"Authorization": f"Bearer {accepted['token']}"},
+    )  # fmt: skip
+    assert conceded.status_code == 200, conceded.text
+    page.wait_for_selector("#table[data-status=finished]", state="attached")
+    page.goto(server + "/#/leaderboard/mercenaries")
+    flagged = page.locator("#leaderboard tr", has_text="Lobby Bot")
+    flagged.wait_for()  # the projector counts the rated match a moment after it finished
+    assert flagged.locator(".badge.bot").inner_text() == "BOT"

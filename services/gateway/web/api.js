@@ -1,5 +1,7 @@
 // The public API of API.md, and nothing else: JSON over fetch, and the SSE view stream read with
-// fetch() because EventSource cannot send the Authorization header the gateway asks for.
+// fetch() because EventSource cannot send the Authorization header the gateway asks for. Every
+// call asks for the player's language (Accept-Language): content, narration and errors come in it.
+import { language } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, body) {
@@ -23,7 +25,7 @@ async function errorOf(response) {
 }
 
 export async function call(path, { method = "GET", token = null, body = undefined, headers = {} } = {}) {
-  const all = { Accept: "application/json", ...headers };
+  const all = { Accept: "application/json", "Accept-Language": language(), ...headers };
   if (token) all.Authorization = `Bearer ${token}`;
   if (body !== undefined) all["Content-Type"] = "application/json";
   const response = await fetch(path, { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -74,7 +76,7 @@ export function openStream(id, token, { onView, onPresence, onState, lastId = 0 
     while (!stopped) {
       controller = new AbortController();
       try {
-        const headers = { Authorization: `Bearer ${token}`, Accept: "text/event-stream" };
+        const headers = { Authorization: `Bearer ${token}`, Accept: "text/event-stream", "Accept-Language": language() };
         if (last) headers["Last-Event-ID"] = String(last);
         const response = await fetch(`/v1/matches/${id}/stream`, { headers, signal: controller.signal, cache: "no-store" });
         if (!response.ok) {
@@ -126,9 +128,11 @@ export function openStream(id, token, { onView, onPresence, onState, lastId = 0 
 }
 
 // GET /v1/games/{id}/content: every card, tile, space and track with its name, cost and effect text.
-// It never changes while the server runs, so one fetch per game is enough (the server sends an ETag).
+// It never changes while the server runs, so one fetch per game and language is enough (the server
+// sends an ETag per language).
 const contents = new Map();
 export function content(game) {
-  if (!contents.has(game)) contents.set(game, call(`/v1/games/${game}/content`).catch((error) => (contents.delete(game), Promise.reject(error))));
-  return contents.get(game);
+  const key = `${language()}/${game}`;
+  if (!contents.has(key)) contents.set(key, call(`/v1/games/${game}/content`).catch((error) => (contents.delete(key), Promise.reject(error))));
+  return contents.get(key);
 }

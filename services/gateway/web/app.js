@@ -4,9 +4,11 @@
 //   #/match/ID?token=T          a seat's (or the spectator's) live table (&table=generic: the plain panels)
 //   #/replay/ID?token=T&seat=N  a replay with a scrubber, from seat N's chair once the match is over
 import * as api from "./api.js";
+import * as i18n from "./i18n.js";
+import { N_, _, n_ } from "./i18n.js";
 import * as online from "./online.js";
 import * as generic from "./tables/generic.js";
-import { Context, closeMenus, closeStaleMenus, decorate, h, humanise, movesBar, useContent } from "./ui.js";
+import { Context, closeMenus, closeStaleMenus, decorate, h, home, humanise, movesBar, useContent } from "./ui.js";
 
 const app = document.getElementById("app");
 const STORE = "tavern.matches";
@@ -35,7 +37,7 @@ function known(id) {
 
 function seatNamer(record) {
   const bots = new Set(record?.bots || []);
-  return (seat) => `Player ${seat + 1}${bots.has(seat) ? " (bot)" : ""}`;
+  return (seat) => (bots.has(seat) ? _("Player {number} (bot)", { number: seat + 1 }) : _("Player {number}", { number: seat + 1 }));
 }
 
 const matchLink = (id, token) => `#/match/${id}?token=${encodeURIComponent(token)}`;
@@ -69,7 +71,8 @@ function errorBox(error) {
   return h(
     "div#error.error",
     { role: "alert", dataset: { code } },
-    h("strong", {}, error.status === 422 ? "Refused: " : `Error ${error.status || ""}: `),
+    h("strong", {}, error.status === 422 ? _("Refused:") : error.status ? _("Error {status}:", { status: String(error.status) }) : _("Error:")),
+    " ",
     h("code.code", {}, code),
     " — ",
     h("span.message", {}, error.detail || error.message),
@@ -85,10 +88,26 @@ function showError(error) {
 
 // ---- the lobby
 
+// the games' options and their choices (GET /v1/games names them by id)
+const OPTIONS = {
+  shopkeeper_cap: N_("Shopkeeper capped at 6"), zero_entertainment_second: N_("No entertainment: second place scores 0"),
+  finite_tokens: N_("Finite tokens"), staff_copies: N_("Staff copies"), each: N_("each"), once: N_("once"),
+  mode: N_("Mode"), competitive: N_("competitive"), cooperative: N_("cooperative"), solo: N_("solo"),
+  challenge: N_("Challenge"), buzzed: N_("buzzed"), tipsy: N_("tipsy"), sloshed: N_("sloshed"), hammered: N_("hammered"), wasted: N_("wasted"),
+  dirty_deeds: N_("Dirty Deeds"), round_cap: N_("Round cap (0: none)"), draft: N_("Draft"), 2018: N_("2018 rules"), booklet: N_("booklet"),
+  card_list: N_("Card list"), best_of: N_("Best of"), ava_trash: N_("Trash after a fight"), losing_side: N_("the losing side's lowest"),
+  lowest_overall: N_("the lowest of all"), sell_from: N_("Sell from"), hand: N_("the hand"), hand_or_field: N_("the hand or the field"),
+  curse: N_("Curse card"), repeat_favour_kinds: N_("Repeat royal favour kinds"), repeat_privilege_right: N_("Repeat the privilege right"),
+  off_turn_favours: N_("Royal favours off turn"), notary_second_deed: N_("Notary: a second deed"), auto_pass_entries: N_("Automatic pass"),
+  true: N_("yes"), false: N_("no"), random: N_("random"), greedy: N_("greedy"), search: N_("search"), planner: N_("planner"), careful: N_("careful"),
+};
+const optionWord = (word) => (String(word) in OPTIONS ? _(OPTIONS[String(word)]) : humanise(String(word)));
+
 function optionField(option) {
   const select = h("select", { name: option.name, dataset: { option: option.name } },
-    option.choices.map((choice) => h("option", { value: JSON.stringify(choice), selected: choice === option.default }, String(choice))));
-  return h("label.field", {}, humanise(option.name), select);
+    option.choices.map((choice) => h("option", { value: JSON.stringify(choice), selected: choice === option.default },
+      typeof choice === "number" ? i18n.number(choice) : optionWord(choice))));
+  return h("label.field", {}, optionWord(option.name), select);
 }
 
 function createForm(list) {
@@ -102,16 +121,16 @@ function createForm(list) {
     const count = Number(seatsInput.value);
     const before = [...botsBox.querySelectorAll("input")].map((box) => box.checked);
     botsBox.replaceChildren(
-      h("span.field-name", {}, "Bots at"),
-      ...Array.from({ length: count }, (_, seat) =>
-        h("label.bot-seat", {}, h("input", { type: "checkbox", dataset: { seat }, checked: before[seat] ?? seat > 0 }), `Player ${seat + 1}`)),
+      h("span.field-name", {}, _("Bots at")),
+      ...Array.from({ length: count }, (unused, seat) =>
+        h("label.bot-seat", {}, h("input", { type: "checkbox", dataset: { seat }, checked: before[seat] ?? seat > 0 }), _("Player {number}", { number: seat + 1 }))),
     );
   };
   const drawGame = () => {
     const g = info();
     Object.assign(seatsInput, { min: g.min_seats, max: g.max_seats, value: Math.min(Math.max(Number(seatsInput.value) || g.min_seats, g.min_seats), g.max_seats) });
     optionsBox.replaceChildren(...g.options.map(optionField));
-    botKind.replaceChildren(...g.bots.map((b) => h("option", { value: b, selected: b === "greedy" }, b)));
+    botKind.replaceChildren(...g.bots.map((b) => h("option", { value: b, selected: b === "greedy" }, optionWord(b))));
     botsBox.replaceChildren();
     drawBots();
   };
@@ -135,13 +154,13 @@ function createForm(list) {
   const form = h(
     "form#create.panel",
     { onsubmit: submit },
-    h("h2", {}, "New match"),
-    h("label.field", {}, "Game", gameSelect),
-    h("label.field", {}, "Seats", seatsInput),
+    h("h2", {}, _("New match")),
+    h("label.field", {}, _("Game"), gameSelect),
+    h("label.field", {}, _("Seats"), seatsInput),
     optionsBox,
     botsBox,
-    h("label.field", {}, "Bot", botKind),
-    h("button#create-match.primary", { type: "submit" }, "Create match"),
+    h("label.field", {}, _("Bot"), botKind),
+    h("button#create-match.primary", { type: "submit" }, _("Create match")),
   );
   drawGame();
   return form;
@@ -157,15 +176,15 @@ function linksOf(record) {
         "li",
         { dataset: { seat } },
         h("span.who", {}, namer(seat)),
-        h("a.join", { href: matchLink(record.match_id, token) }, record.bots?.includes(seat) ? "watch its seat" : "play"),
+        h("a.join", { href: matchLink(record.match_id, token) }, record.bots?.includes(seat) ? _("watch its seat") : _("play")),
         h("input.share", { readonly: true, value: absolute(matchLink(record.match_id, token)), onfocus: (e) => e.target.select() }),
       ),
     ),
     record.spectator_token && h(
       "li",
       {},
-      h("span.who", {}, "Spectators"),
-      h("a.spectate", { href: matchLink(record.match_id, record.spectator_token) }, "watch"),
+      h("span.who", {}, _("Spectators")),
+      h("a.spectate", { href: matchLink(record.match_id, record.spectator_token) }, _("watch")),
       h("input.share", { readonly: true, value: absolute(matchLink(record.match_id, record.spectator_token)), onfocus: (e) => e.target.select() }),
     ),
   );
@@ -178,24 +197,27 @@ function recentList() {
     const token = record.spectator_token || record.seats[0]?.token; // a joined seat has no spectator token
     if (index < 10) {
       api.view(record.match_id, token).then(
-        (env) => (status.textContent = `${env.status}, version ${env.version}`),
-        (error) => (status.textContent = error.code === "no_such_match" ? "gone (the server restarted?)" : error.code),
+        (env) => (status.textContent = _("{status}, version {version}", { status: statusWord(env.status), version: env.version })),
+        (error) => (status.textContent = error.code === "no_such_match" ? _("gone (the server restarted?)") : error.code),
       );
     }
     return h(
       "li.recent",
       { dataset: { match: record.match_id } },
       h("strong", {}, record.name || record.game),
-      ` ${record.match_id} · ${new Date(record.created_at).toLocaleString()} · `,
+      ` ${record.match_id} · ${i18n.date(record.created_at)} · `,
       status,
       " · ",
-      h("a", { href: `#/created/${record.match_id}` }, "links"),
+      h("a", { href: `#/created/${record.match_id}` }, _("links")),
       " · ",
-      h("a", { href: replayLink(record.match_id, token) }, "replay"),
+      h("a", { href: replayLink(record.match_id, token) }, _("replay")),
     );
   });
-  return h("section.panel.recent-list", {}, h("h2", {}, "Recent matches (this browser)"), rows.length ? h("ul", {}, rows) : h("p", {}, "None yet."));
+  return h("section.panel.recent-list", {}, h("h2", {}, _("Recent matches (this browser)")), rows.length ? h("ul", {}, rows) : h("p", {}, _("None yet.")));
 }
+
+const seatRange = (g) =>
+  g.min_seats === g.max_seats ? n_("{count} seat", "{count} seats", g.min_seats) : _("{min}–{max} seats", { min: g.min_seats, max: g.max_seats });
 
 async function showLobby(gen) {
   const list = await gameList();
@@ -204,8 +226,8 @@ async function showLobby(gen) {
     errorBox(null),
     online.lobbyPanel(list, remember, showError),
     h("div.lobby", {}, createForm(list), recentList()),
-    h("p.hint", {}, "Everything here uses the public API (", h("a", { href: "/openapi.json" }, "openapi.json"), "). Games: ",
-      list.map((g) => `${g.name} (${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats)`).join(", "), "."),
+    h("p.hint", {}, _("Everything here uses the public API"), " (", h("a", { href: "/openapi.json" }, "openapi.json"), "). ",
+      _("Games: {games}.", { games: list.map((g) => `${g.name} (${seatRange(g)})`).join(", ") })),
   );
 }
 
@@ -221,11 +243,11 @@ function showCreated(id) {
     h(
       "section.panel.created",
       {},
-      h("h2", {}, `${record.name} — match ${id}`),
-      h("p", {}, "Send each player their own link: the token in it is the only proof of a seat."),
+      h("h2", {}, _("{game} — match {id}", { game: record.name, id })),
+      h("p", {}, _("Send each player their own link: the token in it is the only proof of a seat.")),
       linksOf(record),
-      h("p.commitment", {}, "Seed commitment: ", h("code", {}, record.seed_commitment)),
-      first ? h("a.primary.big", { href: matchLink(id, first.token), id: "take-seat" }, `Take ${seatNamer(record)(first.seat)}'s seat`) : null,
+      h("p.commitment", {}, _("Seed commitment:"), " ", h("code", {}, record.seed_commitment)),
+      first ? h("a.primary.big", { href: matchLink(id, first.token), id: "take-seat" }, _("Take the seat of {player}", { player: seatNamer(record)(first.seat) })) : null,
     ),
   );
 }
@@ -241,19 +263,22 @@ function drawTable(table, view, ctx) {
   } catch (error) {
     console.error("table failed:", error);
     ctx.claimed.clear();
-    return h("div", {}, h("p.hint", {}, "This game's table could not draw this view; the plain view follows."), generic.render(view, ctx));
+    return h("div", {}, h("p.hint", {}, _("This game's table could not draw this view; the plain view follows.")), generic.render(view, ctx));
   }
 }
 
+// An event the server did not narrate: one this seat may not see (the feed's "Hidden"), else its type.
+const unnarrated = (type) => (type === "Hidden" ? _("Something you may not see happened.") : humanise(type));
+
 // One line of "what happened": the server's narration of the event, as this seat may read it.
 function eventLine(item) {
-  return h("li", { dataset: { version: item.version } }, h("span.v", {}, String(item.version)), item.narration || humanise(item.type));
+  return h("li", { dataset: { version: item.version } }, h("span.v", {}, String(item.version)), item.narration || unnarrated(item.type));
 }
 
 // The event log beside the table: GET /events?after=N each time the view moves on.
 function eventLog(id, token, announce) {
   const list = h("ol.log-list");
-  const box = h("section#log.log", { "aria-label": "What happened", tabindex: 0 }, h("h3", {}, "What happened"), list);
+  const box = h("section#log.log", { "aria-label": _("What happened"), tabindex: 0 }, h("h3", {}, _("What happened")), list);
   let seen = 0;
   let queue = Promise.resolve();
   const catchUp = (version) => {
@@ -272,17 +297,25 @@ function eventLog(id, token, announce) {
   return { box, catchUp };
 }
 
-const TABLE_OUTCOMES = { table_won: "The table won together!", table_lost: "The table lost together.", won: "Won: the goal was reached!", lost: "Lost: the goal was not reached." };
+const TABLE_OUTCOMES = { table_won: N_("The table won together!"), table_lost: N_("The table lost together."), won: N_("Won: the goal was reached!"), lost: N_("Lost: the goal was not reached.") };
+const STATUSES = { waiting: N_("waiting"), active: N_("active"), finished: N_("finished") };
+const statusWord = (status) => (status in STATUSES ? _(STATUSES[status]) : status);
+const CONNECTION = { connecting: N_("connecting"), live: N_("live"), reconnecting: N_("reconnecting"), closed: N_("closed"), finished: N_("finished") };
+const connectionWord = (state) => (state in CONNECTION ? _(CONNECTION[state]) : state);
 
 function resultBox(result, namer, view) {
   if (!result) return null;
   const standings = [...(result.standings || [])].sort((a, b) => a.rank - b.rank);
   const together = TABLE_OUTCOMES[view?.outcome];
+  const winners = result.winners || [];
+  const headline = winners.length ? n_("{names} wins!", "{names} win!", winners.length, { names: i18n.list(winners.map(namer)) }) : _("The match is over");
+  const line = (s) => (s.tiebreak ? _("{player} — score {score} (tiebreak {tiebreak})", { player: namer(s.seat), score: s.score, tiebreak: s.tiebreak })
+    : _("{player} — score {score}", { player: namer(s.seat), score: s.score }));
   return h(
     "section#result.panel.result",
     {},
-    h("h2", {}, together || (result.winners?.length ? `${result.winners.map(namer).join(" and ")} ${result.winners.length > 1 ? "win" : "wins"}!` : "The match is over")),
-    h("ol.standings", {}, standings.map((s) => h("li", { dataset: { seat: s.seat } }, `${namer(s.seat)} — score ${s.score}${s.tiebreak ? ` (tiebreak ${s.tiebreak})` : ""}`))),
+    h("h2", {}, together ? _(together) : headline),
+    h("ol.standings", {}, standings.map((s) => h("li", { dataset: { seat: s.seat } }, line(s)))),
   );
 }
 
@@ -290,7 +323,7 @@ async function showMatch(id, token, tableName, gen) {
   const record = known(id);
   const page = { env: null, pending: false, awaited: 0, connection: "connecting", error: null };
   const namer = (seat) => online.seatName(page.env, record)(seat); // the names the envelope carries
-  const connection = h("span#connection.connection", {}, "connecting");
+  const connection = h("span#connection.connection", {}, connectionWord("connecting"));
   const statusLine = h("div#status.status-line");
   const tableBox = h("div#table", { dataset: { version: "-1" } });
   const header = h("header.match-head");
@@ -301,7 +334,7 @@ async function showMatch(id, token, tableName, gen) {
     setTimeout(() => (live.textContent = text), 50);
   };
   const log = eventLog(id, token, announce);
-  const rules = h("details#rules.rules", {}, h("summary", {}, "How to play (rules in short)"));
+  const rules = h("details#rules.rules", {}, h("summary", {}, _("How to play (rules in short)")));
   app.replaceChildren(header, errorBox(null), live, statusLine, h("div.match-body", {}, tableBox, h("aside.side", {}, rules, log.box)));
   let yourMove = false;
 
@@ -350,20 +383,20 @@ async function showMatch(id, token, tableName, gen) {
     const table = tableName === "generic" ? generic : await tableFor(env.game);
     if (env !== page.env) return; // a newer view arrived meanwhile
     const ctx = new Context({ seat: env.seat, legal: page.pending ? [] : env.legal, act, envelope: env, seatName: namer, readonly: env.seat === null });
-    const who = env.seat === null ? "Spectating" : `You are ${namer(env.seat)}`;
+    const who = env.seat === null ? _("Spectating") : _("You are {player}", { player: namer(env.seat) });
     header.replaceChildren(
-      h("a.home", { href: "#/" }, "⌂ Lobby"),
+      home(),
       h("h1", {}, (catalogue?.find((g) => g.id === env.game)?.name) || env.game),
       h("span.who", {}, who),
-      h("span.version", {}, `version ${env.version}`),
+      h("span.version", {}, _("version {version}", { version: env.version })),
       connection,
-      h("a.replay-link", { href: replayLink(id, token) }, "Replay"),
+      h("a.replay-link", { href: replayLink(id, token) }, _("Replay")),
     );
-    const status = env.status === "finished" ? "The match is over" : table.status?.(env.view, ctx) || (env.seat === null ? "Watching" : "Waiting for the other players");
-    statusLine.textContent = page.pending ? "Sending…" : status;
+    const status = env.status === "finished" ? _("The match is over") : table.status?.(env.view, ctx) || (env.seat === null ? _("Watching") : _("Waiting for the other players"));
+    statusLine.textContent = page.pending ? _("Sending…") : status;
     const mine = !page.pending && env.legal.length > 0;
     statusLine.classList.toggle("your-move", mine);
-    if (mine && !yourMove) announce(`Your move. ${status}`);
+    if (mine && !yourMove) announce(_("Your move. {status}", { status }));
     yourMove = mine;
     closeStaleMenus(page.pending ? [] : env.legal);
     const board = drawTable(table, env.view, ctx);
@@ -403,13 +436,13 @@ async function showMatch(id, token, tableName, gen) {
         draw();
       },
       onState: (state, error) => {
-        connection.textContent = state;
+        connection.textContent = connectionWord(state);
         connection.dataset.state = state;
         if (error) showError(error);
       },
     });
   } else {
-    connection.textContent = "finished";
+    connection.textContent = connectionWord("finished");
   }
   leave = () => stream?.close();
 }
@@ -450,7 +483,8 @@ async function showReplay(id, token, seat, gen) {
     index = Math.max(0, Math.min(frames.length - 1, i));
     const frame = frames[index];
     slider.value = String(index);
-    label.textContent = `frame ${index + 1} of ${frames.length} · version ${frame.version} · ${frame.narration || (frame.event ? humanise(frame.event.type) : "before the first event")}`;
+    const what = frame.narration || (frame.event ? unnarrated(frame.event.type) : _("before the first event"));
+    label.textContent = _("frame {frame} of {frames} · version {version} · {what}", { frame: index + 1, frames: frames.length, version: frame.version, what });
     const ctx = new Context({ seat: viewer, readonly: true, seatName: namer });
     board.replaceChildren(drawTable(table, frame.view, ctx));
     decorate(board);
@@ -460,23 +494,23 @@ async function showReplay(id, token, seat, gen) {
   const seatChoice = h(
     "select#replay-seat",
     { disabled: !finished, onchange: (e) => (location.hash = replayLink(id, token, e.target.value === "" ? null : Number(e.target.value))) },
-    h("option", { value: "" }, "Spectator"),
-    Array.from({ length: seats }, (_, s) => h("option", { value: s, selected: viewer === s }, namer(s))),
+    h("option", { value: "" }, _("Spectator")),
+    Array.from({ length: seats }, (unused, s) => h("option", { value: s, selected: viewer === s }, namer(s))),
   );
   const controls = h(
     "div.scrubber",
     {},
-    h("button#first", { onclick: () => show(0), title: "first" }, "|◀"),
-    h("button#prev", { onclick: () => show(index - 1), title: "previous" }, "◀"),
+    h("button#first", { onclick: () => show(0), title: _("first") }, "|◀"),
+    h("button#prev", { onclick: () => show(index - 1), title: _("previous") }, "◀"),
     slider,
-    h("button#next", { onclick: () => show(index + 1), title: "next" }, "▶"),
-    h("button#last", { onclick: () => show(frames.length - 1), title: "last" }, "▶|"),
+    h("button#next", { onclick: () => show(index + 1), title: _("next") }, "▶"),
+    h("button#last", { onclick: () => show(frames.length - 1), title: _("last") }, "▶|"),
     label,
   );
   app.replaceChildren(
-    h("header.match-head", {}, h("a.home", { href: "#/" }, "⌂ Lobby"), h("h1", {}, `Replay · ${name}`),
-      h("label.field.inline", {}, "Seen by ", seatChoice), finished ? null : h("span.hint", {}, "running: the spectator's view until the match is over"),
-      h("a", { href: matchLink(id, token) }, "Back to the table")),
+    h("header.match-head", {}, home(), h("h1", {}, _("Replay · {game}", { game: name })),
+      h("label.field.inline", {}, _("Seen by"), " ", seatChoice), finished ? null : h("span.hint", {}, _("running: the spectator's view until the match is over")),
+      h("a", { href: matchLink(id, token) }, _("Back to the table"))),
     errorBox(null),
     controls,
     board,
@@ -505,12 +539,40 @@ async function route() {
     else if (parts[0] === "replay" && parts[1]) await showReplay(parts[1], params.get("token"), params.has("seat") ? Number(params.get("seat")) : null, gen);
     else if (parts[0] === "created" && parts[1]) showCreated(parts[1]);
     else if (parts[0] === "invite" && parts[1]) await online.showInvite(app, parts[1], decodeURIComponent(parts[2] || ""), remember, showError);
-    else if (parts[0] === "leaderboard" && parts[1]) await online.showLeaderboard(app, parts[1]);
+    else if (parts[0] === "leaderboard" && parts[1]) await online.showLeaderboard(app, parts[1], await gameList());
     else await showLobby(gen);
   } catch (error) {
     showError(error);
   }
 }
 
+// The bar on every page: the name, and the language switcher. A switch draws the page again in the
+// new language without reloading it: the route runs anew, so its API calls and its reopened
+// stream ask for the new language (content, narration), and a registered player's setting follows.
+function drawNav() {
+  const choice = h("select#language", { "aria-label": _("Language"), onchange: (event) => switchTo(event.target.value) },
+    Object.entries(i18n.LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === i18n.language() }, name)));
+  document.querySelector("nav.top").replaceChildren(
+    h("a.brand", { href: "#/", translate: "no" }, "tavern"), // the service's name, in every language
+    h("span.tagline", {}, _("four tavern board games, one public API")),
+    h("label.language", {}, h("span.language-name", {}, _("Language")), choice),
+  );
+  document.title = "tavern";
+}
+
+async function switchTo(language) {
+  // saved first: a registered player's setting decides the language of the texts the server sends
+  await online.saveLanguage(language).catch(showError);
+  await i18n.choose(language);
+}
+
+i18n.onChange(() => {
+  catalogue = null; // the games' names may come in the new language
+  drawNav();
+  return route();
+});
+
+await i18n.load(i18n.preferred()).catch(() => i18n.load("en"));
+drawNav();
 window.addEventListener("hashchange", route);
 route();

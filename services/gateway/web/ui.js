@@ -1,5 +1,6 @@
 // Small DOM helpers shared by the tables: an element builder, command labels, and "actionable"
 // elements that send one of the seat's legal commands (or open a menu when several fit).
+import { N_, _, list } from "./i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
   // "tag#id.class.class", as in a CSS selector
@@ -29,23 +30,53 @@ export const humanise = (text) =>
     .replace(/[_-]+/g, " ")
     .replace(/^./, (c) => c.toUpperCase());
 
+// The commands of the four games and their fields, in words (a type the table lacks is humanised).
+const COMMANDS = {
+  PickCard: N_("Pick"), BuyCard: N_("Buy"), FinishPurchases: N_("Finish purchases"),
+  Contract: N_("Hire"), SellMercenary: N_("Sell"), SetPosition: N_("Set position"), GoAllIn: N_("Go All In"),
+  EndPhase: N_("End the phase"), DeclareAttack: N_("Attack"), ChooseDiscard: N_("Send to the Trash"),
+  DismissMercenary: N_("Dismiss"), Mulligan: N_("Mulligan"), KeepHand: N_("Keep the hand"), PlayCard: N_("Play"),
+  PlayPatron: N_("Play patron"), OpenOffer: N_("Open an offer"), AddToOffer: N_("Add to the offer"),
+  SetOfferGold: N_("Set the offer's gold"), MakeOffer: N_("Send the offer"), WithdrawOffer: N_("Withdraw the offer"),
+  AnswerOffer: N_("Answer the offer"), PlayDeed: N_("Play a Dirty Deed"), AnswerDeed: N_("Answer the Dirty Deed"),
+  DiscardCard: N_("Discard"), Done: N_("Done"), ChoosePeople: N_("Choose a people"), BuyDeed: N_("Buy a property deed"),
+  PassDeed: N_("Buy no deed"), PickCustomer: N_("Take a customer"), PlaceCustomer: N_("Seat the customer"),
+  ActivateDignitary: N_("Activate a dignitary"), CastSpell: N_("Cast"), SellSpell: N_("Sell the spell"),
+  UseFavour: N_("Use a royal favour"), Pass: N_("Pass"), SetAutoPass: N_("Pass automatically"), EndTurn: N_("End the turn"),
+  ChooseScoring: N_("Choose a royal scoring"), Concede: N_("Concede"),
+};
+const FIELDS = {
+  accept: N_("accept"), always: N_("always"), attackers: N_("attackers"), cancel: N_("cancel"), dignitary: N_("dignitary"),
+  favour: N_("royal favour"), favours: N_("royal favours"), free: N_("free"), from_guild: N_("from the guild"), gold: N_("gold"),
+  guild: N_("guild"), guilds: N_("guilds"), offer: N_("offer"), on: N_("on"), option: N_("option"), own_card: N_("own card"),
+  people: N_("people"), peoples: N_("peoples"), position: N_("position"), sacrifices: N_("sacrifices"), space: N_("space"),
+  table: N_("table"), target: N_("target"), target_card: N_("target card"), tavern: N_("tavern"), to: N_("to"),
+  to_table: N_("to the table"), to_tavern: N_("to the tavern"),
+};
+export const commandName = (type) => (type in COMMANDS ? _(COMMANDS[type]) : humanise(type));
+export const fieldName = (key) => (key in FIELDS ? _(FIELDS[key]) : humanise(key).toLowerCase());
+export const yesNo = (value) => (value ? _("yes") : _("no"));
+// "Waiting for Ann and Bob": every table's status line while others move
+export const waitingFor = (seats, ctx) => _("Waiting for {players}", { players: list(seats.map(ctx.seatName)) });
+
 // an id or a word of the game as the content names it; other values as they are
 function fieldText(value) {
-  if (Array.isArray(value)) return value.length ? value.map(fieldText).join(", ") : "none";
+  if (Array.isArray(value)) return value.length ? list(value.map(fieldText)) : _("none");
+  if (typeof value === "boolean") return yesNo(value);
   if (value && typeof value === "object") return JSON.stringify(value);
   return typeof value === "string" && (itemOf(value) || value in terms) ? nameOf(value) : String(value);
 }
 
-// A command in words with its price: "Buy Card Light Ale (costs 1 land token)".
+// A command in words with its price: "Buy Light Ale (costs 1 land token)".
 export function commandLabel(command) {
   // an unused optional field ("", -1, [], null) says nothing to a player
   const unused = (value) => value === "" || value === -1 || value === null || (Array.isArray(value) && !value.length);
   const fields = Object.entries(command).filter(([key, value]) => key !== "type" && key !== "expected_version" && key !== "card" && !unused(value));
-  const words = fields.map(([key, value]) => `${humanise(key).toLowerCase()}: ${fieldText(value)}`);
+  const words = fields.map(([key, value]) => _("{field}: {value}", { field: fieldName(key), value: fieldText(value) }));
   const card = command.card ? ` ${nameOf(command.card)}` : "";
   const price = command.card && SPENDS.has(command.type) ? costText(itemOf(command.card)) : "";
   const extra = [price, ...words].filter(Boolean);
-  return `${humanise(command.type)}${card}${extra.length ? ` (${extra.join("; ")})` : ""}`;
+  return `${commandName(command.type)}${card}${extra.length ? ` (${extra.join("; ")})` : ""}`;
 }
 
 const sameCommand = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -58,7 +89,7 @@ export const SPENDS = new Set(["BuyCard", "PlayCard", "Contract", "SellMercenary
 // ("claimed"), and act() to send one. The app lists the unclaimed ones as buttons, so every
 // legal command stays reachable whatever a table shows.
 export class Context {
-  constructor({ seat = null, legal = [], act = null, readonly = false, envelope = null, seatName = (s) => `Seat ${s + 1}` }) {
+  constructor({ seat = null, legal = [], act = null, readonly = false, envelope = null, seatName = (s) => _("Seat {number}", { number: s + 1 }) }) {
     Object.assign(this, { seat, legal, act, readonly, envelope, seatName });
     this.claimed = new Set();
   }
@@ -73,7 +104,7 @@ export class Context {
   }
 
   unclaimed() {
-    return this.readonly ? [] : this.legal.filter((_, index) => !this.claimed.has(index));
+    return this.readonly ? [] : this.legal.filter((unused, index) => !this.claimed.has(index));
   }
 
   // Make el send one of `commands` on click (a menu when more than one). label(command) names a choice.
@@ -91,7 +122,7 @@ export class Context {
     const run = (event) => {
       event.stopPropagation();
       if (commands.length === 1 && !SPENDS.has(commands[0].type)) this.act(commands[0]);
-      else if (commands.length === 1) openMenu(el, commands, (c) => `Confirm: ${label(c)}`, (command) => this.act(command));
+      else if (commands.length === 1) openMenu(el, commands, (c) => _("Confirm: {move}", { move: label(c) }), (command) => this.act(command));
       else openMenu(el, commands, label, (command) => this.act(command));
     };
     el.addEventListener("click", run);
@@ -127,7 +158,7 @@ function openMenu(anchor, commands, label, choose) {
   closeMenus();
   const menu = h(
     "div.menu",
-    { role: "menu", "aria-label": "Choose a move" },
+    { role: "menu", "aria-label": _("Choose a move") },
     commands.map((command) =>
       h(
         "button.menu-item",
@@ -143,7 +174,7 @@ function openMenu(anchor, commands, label, choose) {
         label(command),
       ),
     ),
-    h("button.menu-cancel", { onclick: (event) => (event.stopPropagation(), closeMenus()) }, "Cancel"),
+    h("button.menu-cancel", { onclick: (event) => (event.stopPropagation(), closeMenus()) }, _("Cancel")),
   );
   menu.commands = commands;
   const box = anchor.getBoundingClientRect();
@@ -167,28 +198,32 @@ export function movesBar(ctx) {
   return h(
     "section.moves",
     {},
-    h("h3", {}, "Your moves"),
+    h("h3", {}, _("Your moves")),
     [...groups].map(([type, commands]) =>
       h(
         "div.move-group",
         {},
-        h("span.move-kind", {}, humanise(type)),
+        h("span.move-kind", {}, commandName(type)),
         commands.map((command) => {
           const text = commands.length === 1 ? commandLabel(command) : commandLabel(command).replace(/^[^(]*\(|\)$/g, "");
-          return ctx.actionable(h("button.move", {}, text || humanise(type)), [command]);
+          return ctx.actionable(h("button.move", {}, text || commandName(type)), [command]);
         }),
       ),
     ),
   );
 }
 
+// the way back to the lobby, in every page's header
+export const home = () => h("a.home", { href: "#/" }, `⌂ ${_("Lobby")}`);
+
 export function cardBack(extra = "") {
-  return h(`div.card.back${extra ? `.${extra}` : ""}`, { role: "img", "aria-label": "face-down card" });
+  return h(`div.card.back${extra ? `.${extra}` : ""}`, { role: "img", "aria-label": _("face-down card") });
 }
 
-// A pile of face-down cards with its count.
+// A pile of face-down cards with its count ("draw pile 12").
 export function pile(count, label) {
-  return h("div.pile", { title: `${label}: ${count}` }, count ? cardBack() : h("div.card.empty"), h("span.count", {}, `${label} ${count}`));
+  const words = _("{pile}: {count}", { pile: label, count });
+  return h("div.pile", { title: words }, count ? cardBack() : h("div.card.empty"), h("span.count", {}, words));
 }
 
 // ---- card faces from the game's content (GET /v1/games/{id}/content)
@@ -206,9 +241,17 @@ export const itemOf = (id) => items.get(id) || null;
 export const nameOf = (id) => itemOf(id)?.name || terms[id] || humanise(id);
 export const term = (word) => terms[word] || humanise(word);
 
+// a card's kind on its face: the content's word when it has one (Hero's Tavern's), else the client's
+const KINDS = {
+  curse: N_("curse"), customer: N_("customer"), dignitary: N_("dignitary"), favour: N_("royal favour"), mercenary: N_("mercenary"),
+  people: N_("people track"), tavern: N_("tavern"), spell: N_("spell"), deed: N_("Dirty Deed"), goods: N_("goods"),
+  patron: N_("patron"), staff: N_("staff"),
+};
+export const kindName = (kind) => terms[kind] || (kind in KINDS ? _(KINDS[kind]) : humanise(kind));
+
 export function costText(item) {
-  const parts = Object.entries(item?.cost || {}).map(([token, n]) => `${n} ${term(token)}`);
-  return parts.length ? `costs ${parts.join(" and ")}` : "";
+  const parts = Object.entries(item?.cost || {}).map(([token, n]) => _("{count} {token}", { count: n, token: term(token) }));
+  return parts.length ? _("costs {price}", { price: list(parts) }) : "";
 }
 
 // Every element that names a card or tile (data-card) gets its content: the name, the cost and the
@@ -237,7 +280,7 @@ export function decorate(root) {
     const name = el.querySelector(".name");
     if (name) name.textContent = item.name;
     const group = el.querySelector(".group");
-    if (group) group.textContent = humanise(item.kind);
+    if (group) group.textContent = kindName(item.kind);
     if (cost && !el.querySelector(".cost")) el.append(h("div.cost", {}, cost));
     el.append(h("div.effect", {}, item.text));
   }

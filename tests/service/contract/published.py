@@ -1,5 +1,7 @@
 """Validating answers against the published /openapi.json with jsonschema: a component by name, or
-the schema an operation declares for a status, both resolved through a registry holding the document."""
+the schema an operation declares for a status, both resolved through a registry holding the document.
+Closed while it checks: every object schema that names its properties and leaves the others open
+takes ``additionalProperties: false``, so an answer with a field the contract does not declare fails."""
 
 from __future__ import annotations
 
@@ -36,6 +38,20 @@ def _discriminated_one_of(validator: Any, branches: list, instance: Any, schema:
 Discriminating = validators.extend(Draft202012Validator, {"oneOf": _discriminated_one_of})
 
 
+def closed(node: Any) -> Any:
+    """``node`` with ``additionalProperties: false`` on each schema that lists ``properties`` and says
+    nothing of others (one composed with anyOf/oneOf/allOf aside: its branches name the rest)."""
+    if isinstance(node, list):
+        return [closed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: closed(value) for key, value in node.items()}
+    composed = {"anyOf", "oneOf", "allOf"} & set(node)
+    if isinstance(node.get("properties"), dict) and "additionalProperties" not in node and not composed:
+        out["additionalProperties"] = False
+    return out
+
+
 class Published:
     """The document's schemas, and how many instances each has validated. ``discriminating``:
     oneOf with a discriminator as OpenAPI reads it (the branch its tag names); else plain JSON Schema."""
@@ -43,7 +59,8 @@ class Published:
     def __init__(self, document: dict[str, Any], discriminating: bool = True) -> None:
         self.document = document
         self.kind = Discriminating if discriminating else Draft202012Validator
-        self.registry = Registry().with_resource(URI, Resource(document, specification=DRAFT202012))
+        checked = {**document, "paths": closed(document["paths"]), "components": closed(document["components"])}
+        self.registry = Registry().with_resource(URI, Resource(checked, specification=DRAFT202012))
         self.validators: dict[str, Any] = {}
         self.counts: Counter[str] = Counter()
 

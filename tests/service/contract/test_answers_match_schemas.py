@@ -84,7 +84,7 @@ async def play_checked(api, game: str, seed: int) -> Published:
     raise AssertionError("the match did not finish")
 
 
-@pytest.mark.parametrize("settings", ["fakeredis"], indirect=True)
+@pytest.mark.parametrize("settings", ["fakeredis", "cluster"], indirect=True)  # every game to its end
 @pytest.mark.parametrize("game", game_ids())
 async def test_every_answer_of_a_random_match_matches_the_published_schemas(api, game):
     published = await play_checked(api, game, seed=len(game))

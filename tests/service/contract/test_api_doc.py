@@ -51,6 +51,23 @@ def test_the_games_refusal_codes_are_generated_from_the_rules():
     assert re.search(r"\| taverna \| `\w+` \|", DOC) and re.search(r"\| mercenaries \| `\w+` \|", DOC)
 
 
+def test_the_refusal_tables_examples_are_messages_not_source():
+    every = error_codes.codes()
+    examples = [message for codes in every.values() for message in codes.values()]
+    assert len(examples) > 100
+    source = [m for m in examples if re.search(r"\{[^}]*\}|^f['\"]|!r\b|\.join\(", m)]
+    assert not source, source
+    assert error_codes.EXAMPLES.keys() <= {(where, code) for where, codes in every.items() for code in codes}
+
+
+def test_an_example_that_no_longer_fits_its_message_is_refused():
+    import ast
+
+    built = ast.parse("f'{card} costs {cost}'", mode="eval").body
+    assert error_codes.pattern(built).fullmatch("ht-food-12 costs 3")
+    assert not error_codes.pattern(built).fullmatch("ht-food-12 is 3 Gold")
+
+
 @pytest.mark.parametrize(
     ("command", "game"),
     [([sys.executable, "docs/examples/client.py"], "heros-tavern"), (["node", "docs/examples/client.mjs"], "taverna")],

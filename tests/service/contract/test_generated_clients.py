@@ -44,7 +44,7 @@ def test_a_generated_python_client_plays_a_match_to_the_end(gateway, tmp_path, m
     send_command = importlib.import_module("tavern_client.api.default.send_command")
     models = importlib.import_module("tavern_client.models")
 
-    body = models.CreateMatch(game=models.CreateMatchGame("heros-tavern"), seats=3, bots=[2])
+    body = models.HerosTavernCreateMatch(game=models.HerosTavernCreateMatchGame("heros-tavern"), seats=3, bots=[2])
     created = create_match.sync(client=client.Client(base_url=gateway), body=body)
     assert isinstance(created, models.MatchCreated), created
     seats = [client.AuthenticatedClient(base_url=gateway, token=seat.token) for seat in created.seats[:2]]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from services.gateway import command_endpoint
+from services.gateway import command_path
 from services.gateway.asgi import match_in
 from tests.service.client import bearer, create, seat_token, view
 
@@ -70,7 +70,7 @@ async def test_a_failure_inside_is_a_500_with_an_error_body_and_a_log_line(api, 
 
     monkeypatch.setattr(app.state.runtime.handler, "submit", broken)
     log = Recorder()
-    monkeypatch.setattr(command_endpoint, "log", log)
+    monkeypatch.setattr(command_path, "log", log)
     answer = await api.post(
         f"/v1/matches/{created['match_id']}/commands", json=seen["legal"][0], headers=bearer(seat_token(created, 0))
     )

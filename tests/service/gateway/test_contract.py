@@ -1,4 +1,4 @@
-"""Every row of API.md, through the public HTTP API, on fakeredis and on a real Redis server."""
+"""Every row of API.md, through the public HTTP API, on fakeredis, a real Redis and a Redis Cluster."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import itertools
 import json
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, play_to_end, seat_token, send, view, wait_for
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 async def first_legal(api, created, seat):
@@ -237,12 +239,23 @@ async def test_export_only_when_finished_with_the_revealed_seed(api):
     assert json.loads(header["charter"])["seed_commitment"] == created["seed_commitment"]
     prev = header["genesis"]  # the SHA-256 of the charter (docs/AUDIT.md)
     assert hashlib.sha256(header["charter"].encode()).hexdigest() == prev
-    for line in lines[1:]:
+    *entries, signed = lines[1:]
+    for line in entries:
         entry = json.loads(line)
         assert hashlib.sha256(entry["body"].encode()).hexdigest() == entry["hash"]
         assert json.loads(entry["body"])["prev"] == prev
         prev = entry["hash"]
-    assert len(lines) - 1 == finished["version"]
+    assert len(entries) == finished["version"]
+    # the last line: the head, signed by the key the service publishes (docs/AUDIT.md, section 4)
+    published = (await api.get("/.well-known/tavern-signing-key")).json()["public_key"]
+    signature = json.loads(signed)
+    head = json.loads(signature["head"])
+    assert (head["match_id"], head["version"], head["hash"]) == (created["match_id"], len(entries), prev)
+    assert head["genesis"] == header["genesis"] and head["seed_commitment"] == created["seed_commitment"]
+    assert signature["key"] == published
+    Ed25519PublicKey.from_public_bytes(bytes.fromhex(published)).verify(
+        bytes.fromhex(signature["signature"]), signature["head"].encode()
+    )
 
 
 async def test_operations_endpoints(api):

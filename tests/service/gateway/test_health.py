@@ -1,9 +1,10 @@
-"""/livez, /readyz and /healthz: ready while both Redis answer and the views keep up with the
-logs (a backlog older than TAVERN_READY_BACKLOG_S is not), with the workers' heartbeats counted."""
+"""/livez, /readyz and /healthz: ready while this process's links to both Redis answer, with the
+projection backlog and the workers' heartbeats reported; a backlog is a metric, not unreadiness."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 
 import httpx
@@ -14,12 +15,11 @@ from services.ops.settings import Settings
 from tests.service.client import create
 
 pytestmark = pytest.mark.anyio
+BEHIND_S = 10.5
 
 
 async def serve(embedded_worker: bool):
-    settings = Settings(
-        redis_url=None, queue_url=None, queue_name=f"health-{uuid.uuid4().hex[:8]}", ready_backlog_s=0.5
-    )
+    settings = Settings(redis_url=None, queue_url=None, queue_name=f"health-{uuid.uuid4().hex[:8]}")
     app = create_app(settings, embedded_worker=embedded_worker)
     return app, httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://tavern")
 
@@ -36,16 +36,22 @@ async def test_ready_with_a_worker_keeping_up():
         assert (await api.get("/livez")).json() == {"status": "ok"}
 
 
-async def test_not_ready_once_views_lag_past_the_threshold():
+async def test_a_backlog_is_reported_and_gauged_while_the_gateway_stays_ready():
     app, api = await serve(embedded_worker=False)
     async with app.router.lifespan_context(app), api:
         await create(api, seats=3)  # no worker: its views are never written
-        assert (await api.get("/readyz")).status_code == 200  # not behind for long yet
-        await asyncio.sleep(0.6)
-        ready = await api.get("/readyz")
-        assert ready.status_code == 503 and ready.headers["retry-after"] == "1"
+        # past the 10 s at which readiness used to fail (TAVERN_READY_BACKLOG_S's default, gone)
+        for _ in range(60):
+            ready = await api.get("/readyz")
+            assert ready.status_code == 200, ready.text  # the workers' backlog is not this gateway's readiness
+            if ready.json()["backlog_s"] >= BEHIND_S:
+                break
+            await asyncio.sleep(0.25)
         body = ready.json()
-        assert body["status"] == "unavailable" and body["backlog_s"] >= 0.5 and body["workers"] == 0
-        healthz = await api.get("/healthz")
-        assert healthz.status_code == 503 and healthz.json() == {"status": "unavailable"}
-        assert (await api.get("/livez")).status_code == 200
+        assert body["status"] == "ok" and body["backlog_s"] >= BEHIND_S and body["workers"] == 0
+        assert (await api.get("/healthz")).json() == {"status": "ok"}
+        scraped = (await api.get("/metrics")).text  # the sweeper gauges it each second, for the alert
+        backlog = re.search(r"^tavern_projector_backlog (\S+)$", scraped, re.M)
+        age = re.search(r"^tavern_projector_backlog_age_seconds (\S+)$", scraped, re.M)
+        assert backlog and float(backlog[1]) == 1.0, scraped
+        assert age and float(age[1]) >= BEHIND_S - 1.5, scraped  # as of the sweeper's last second

@@ -14,6 +14,7 @@ import msgspec
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from services.commands.challenges import NewChallenge
 from services.gateway.app import create_app
 from services.ops.limits import Limits
 from services.ops.settings import Settings
@@ -32,6 +33,21 @@ ENDPOINTS = [
     ("GET", "/v1/matches/{id}/export"),
     ("POST", "/v1/matches/{id}/entropy"),
     ("GET", "/v1/games/{id}/content"),
+    ("POST", "/v1/players"),
+    ("GET", "/v1/players/{id}"),
+    ("GET", "/v1/lobby"),
+    ("GET", "/v1/games/{id}/leaderboard"),
+    ("POST", "/v1/matches/{id}/join"),
+    ("POST", "/v1/matches/{id}/leave"),
+    ("POST", "/v1/matches/{id}/start"),
+    ("POST", "/v1/matches/{id}/rematch"),
+    ("GET", "/v1/bots"),
+    ("POST", "/v1/challenges"),
+    ("GET", "/v1/challenges/{id}"),
+    ("POST", "/v1/challenges/{id}/accept"),
+    ("POST", "/v1/challenges/{id}/decline"),
+    ("POST", "/v1/challenges/{id}/cancel"),
+    ("GET", "/v1/events"),
     ("GET", "/healthz"),
     ("GET", "/livez"),
     ("GET", "/readyz"),
@@ -80,7 +96,8 @@ def bodies(draw, known: dict[str, Any]) -> bytes:
     if kind == "bytes":
         return draw(st.binary(max_size=64))
     invalid = draw(st.sampled_from([b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80"]))
-    return b'{"type": "' + invalid + b'"}'
+    field = draw(st.sampled_from([b"type", b"name", b"invite", b"entropy", b"game"]))
+    return b'{"' + field + b'": "' + invalid + b'"}'
 
 
 header_values = st.one_of(
@@ -169,7 +186,8 @@ def test_no_hostile_request_is_answered_500():
 
 
 async def matches_to_attack(app: Any) -> dict[str, Any]:
-    """A running match of each game, one waiting for entropy: their ids, tokens and legal commands."""
+    """A running match of each game, one waiting for entropy, a player and its lobby match: their
+    ids, tokens and legal commands (and the online routes' bodies)."""
     runtime = app.state.runtime
     ids, tokens, commands = [], [], [{"entropy": "e"}]
     for game, seats in GAMES.items():
@@ -181,4 +199,14 @@ async def matches_to_attack(app: Any) -> dict[str, Any]:
             folded = await runtime.folds.load(created.match)
             for seat in range(seats):
                 commands += [msgspec.to_builtins(c) for c in created.match.game.legal(folded.state, seat)[:5]]
+    player, token = await runtime.players.register("Ann")  # and a private lobby match it hosts
+    lobby = await runtime.matches.create("heros-tavern", 3, {}, [2], open_seats=[1], host=player.id, private=True)
+    ids += [lobby.match.id, player.id]
+    commands += [{"name": "Ben"}, {"seat": 1, "invite": lobby.invite}, {"invite": lobby.invite}]
+    bot, bot_token = await runtime.players.register("Some Bot", bot=True)  # and a challenge of it
+    asked = {"bot": bot.id, "game": "mercenaries", "rated": True}
+    challenged = await runtime.challenges.challenge(player, msgspec.convert(asked, NewChallenge))
+    ids += [bot.id, challenged.challenge_id]
+    commands += [asked, {"name": "Rando Bot", "bot": True}]
+    tokens += [token, bot_token, *filter(None, lobby.seat_tokens)]
     return {"ids": ids, "tokens": tokens, "commands": commands}

@@ -5,16 +5,19 @@ is back everything works again by itself, and every match's views catch up to it
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
 
 import httpx
 import pytest
 import redis
+import websockets
 
 from services.store import keys
 from tests.service.client import bearer, create, seat_token, send, view
 from tests.service.conftest import serve_healthy, service_env, start_redis
+from tests.service.gateway.test_ws import ws_url
 
 pytestmark = pytest.mark.anyio
 AOF = ("--appendonly", "yes")
@@ -70,10 +73,19 @@ async def test_a_stalled_then_lost_redis_is_503_and_recovers(processes, tmp_path
             seat, command = await first_legal(api, created)
             path = f"/v1/matches/{created['match_id']}"
 
+            socket = await websockets.connect(ws_url(api, created, access_token=seat_token(created, seat)))
+            assert json.loads(await socket.recv())["kind"] == "view"
+
             server.send_signal(signal.SIGSTOP)  # stalled: connections open, no replies
             began = time.monotonic()
             assert_unavailable(await send(api, created, seat, command, idempotency_key="stalled"))
             stalled_s = time.monotonic() - began
+            # a command on the WebSocket: the answer POST gives, on the socket still open
+            await socket.send(json.dumps({"id": "w", "command": command, "idempotency_key": "stalled-ws"}))
+            while (answer := json.loads(await asyncio.wait_for(socket.recv(), 10)))["kind"] != "answer":
+                pass
+            assert (answer["id"], answer["status"], answer["body"]["error"]["code"]) == ("w", 503, "unavailable")
+            await socket.close()
             assert_unavailable(await api.get(f"{path}/view", headers=bearer(created["spectator_token"])))
             assert_unavailable(await api.get(f"{path}/stream", headers=bearer(created["spectator_token"])))
             ready = await api.get("/readyz")
@@ -111,7 +123,10 @@ async def test_the_queues_redis_down_and_back(processes, tmp_path):
     events, events_url = start_redis(tmp_path / "events")
     queue, queue_url = start_redis(tmp_path / "queue", *AOF)
     try:
-        env = service_env(events_url, QUEUE_URL=queue_url, TAVERN_QUEUE="apart", TAVERN_REDIS_TIMEOUT_S="1")
+        # the command rates off: their buckets live on the queue's Redis, so with them on (as
+        # shipped) every command is a 503 while it is away; this is about the appends alone
+        unmetered = {"TAVERN_COMMANDS_PER_S_TOKEN": "0", "TAVERN_COMMANDS_PER_S_ADDRESS": "0", "TAVERN_QUEUE": "apart"}
+        env = service_env(events_url, QUEUE_URL=queue_url, TAVERN_REDIS_TIMEOUT_S="1", **unmetered)
         base, _ = serve_healthy(processes, env)
         processes(["worker"], env)
         client = redis.Redis.from_url(events_url)

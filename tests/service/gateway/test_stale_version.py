@@ -13,13 +13,13 @@ import pytest
 from domain.games import game_ids, get_game
 from domain.kernel import Rng
 from domain.kernel.online import online
-from services.commands import stale
 from services.commands.handling import BadCommand, decode_command
+from services.gateway import command_endpoint
 from tests.service.client import create, send, view, wait_for
 
 pytestmark = pytest.mark.anyio
 STEPS = 60
-STRICT = {"prefer": stale.STRICT}
+STRICT = {"prefer": command_endpoint.STRICT}
 
 
 def own(game, state, seat: int) -> set[str]:
@@ -93,7 +93,7 @@ class _Match:
 def test_a_command_with_expected_version_decodes_as_the_same_command(game_id):
     """The version rides beside the command on the fast path: the command decoded is the one sent
     without it, and a bad version is still the 400's wording."""
-    game = online(get_game(game_id), lambda: None)
+    game = online(get_game(game_id), lambda kind, options: None)
     state = game.initial(game.setup(game.min_seats))
     for event in game.begin(state, Rng("seed", 0)):
         state = game.evolve(state, event)

@@ -9,9 +9,10 @@ import fakeredis
 import pytest
 
 from services.gateway.app import create_app
-from services.gateway.sse import Hub
+from services.gateway.hub import TICKS, Hub
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
+from services.store.notices import Notices
 from tests.service.client import bearer, create, seat_token, send, view, wait_for
 from tests.service.probe import Probe
 
@@ -81,10 +82,6 @@ async def test_stream_needs_a_token_of_the_match(served):
     assert spectator["seat"] is None
 
 
-async def nothing_stored(match_id: str, seat: int | None) -> None:
-    return None
-
-
 async def test_a_stream_opened_before_any_projection_starts_with_the_current_view():
     # no worker: the projector never writes a view, yet the stream's first message is the fold's
     settings = Settings(redis_url=None, queue_url=None, queue_name="unworked", lease_s=1.0)
@@ -104,18 +101,58 @@ async def test_a_stream_opened_before_any_projection_starts_with_the_current_vie
         assert json.loads(chunk.split(b"data: ", 1)[1])["seat"] == 2
 
 
+async def known_at_1(match_id: str, seat: int | None) -> bytes:
+    return b'{"version": 1}'
+
+
 async def test_a_quiet_stream_gets_a_keepalive_comment_and_a_closed_one_is_forgotten():
     redis = fakeredis.FakeAsyncRedis()
-    hub = Hub(redis, nothing_stored, Metrics(), keepalive_s=0.05)
+    # a match that exists (a match without views nor a fold is one Redis lost: its stream ends)
+    hub = Hub(Notices(redis), known_at_1, Metrics(), keepalive_s=0.05)
     await hub.start()
     try:
-        probe = Probe(hub, "quiet", 0, 0)
+        probe = Probe(hub, "quiet", 0, 1)  # the client has version 1: nothing newer to send
         headers = dict((await probe.start())["headers"])
         assert headers[b"content-type"].startswith(b"text/event-stream")
         assert await probe.chunk() == b": keepalive\n\n"
         assert len(hub.listeners["quiet"]) == 1
         await probe.close()
         assert "quiet" not in hub.listeners and hub.metrics.open_streams == 0
+    finally:
+        await hub.stop()
+
+
+async def settled(probe: Probe) -> bool:
+    """Whether the stream has nothing more to send once it has run all it could."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+    return probe.sent.empty()
+
+
+async def test_no_stream_is_quiet_for_longer_than_the_keepalive_period():
+    # the ticks are driven by hand (the hub's own timer far away): counted, not timed
+    hub = Hub(Notices(fakeredis.FakeAsyncRedis()), known_at_1, Metrics(), keepalive_s=3600)
+    await hub.start()
+    try:
+        probe = Probe(hub, "quiet", 0, 1)
+        await probe.start()
+        (listener,) = hub.listeners["quiet"]
+        for _ in range(2):  # from the start, then after a comment
+            for _ in range(TICKS - 1):
+                hub.tick()
+                assert await settled(probe)
+            hub.tick()  # TICKS ticks: one keepalive period at most since the last frame
+            assert await probe.chunk() == b": keepalive\n\n"
+        for _ in range(TICKS - 1):
+            hub.tick()
+        listener.offer(b'{"version": 2}')  # a view resets the count: the next comment is a period after it
+        assert (await probe.chunk()).startswith(b"event: view\nid: 2\n")
+        for _ in range(TICKS - 1):
+            hub.tick()
+            assert await settled(probe)
+        hub.tick()
+        assert await probe.chunk() == b": keepalive\n\n"
+        await probe.close()
     finally:
         await hub.stop()
 

@@ -11,6 +11,8 @@ import random
 import pytest
 import websockets
 
+from projections.audit import Anchors, audit
+from projections.receipts import SIGNING_KEY_PATH, public_key
 from tests.service.client import bearer, create, seat_token, send, view
 
 pytestmark = pytest.mark.anyio
@@ -22,9 +24,10 @@ def ws_url(served, created: dict, **query: str) -> str:
     return f"{base}/v1/matches/{created['match_id']}/ws" + (f"?{suffix}" if suffix else "")
 
 
-async def play_seat(url: str, seed: int) -> tuple[dict, list[int], int]:
-    """Act on each view not older than this seat's last accepted command, to the end."""
-    rng, heard, number, pending, versions, accepted = random.Random(seed), 0, 0, {}, [], 0
+async def play_seat(url: str, seed: int) -> tuple[dict, list[int], list[tuple[int, str]]]:
+    """Act on each view not older than this seat's last accepted command, to the end; the view at
+    the end, the versions of the views seen, and each accepted answer's version and receipt."""
+    rng, heard, number, pending, versions, accepted = random.Random(seed), 0, 0, {}, [], []
     async with websockets.connect(url) as socket:
         async for raw in socket:
             message = json.loads(raw)
@@ -33,7 +36,8 @@ async def play_seat(url: str, seed: int) -> tuple[dict, list[int], int]:
                 del pending[message["id"]]
                 assert message["status"] in (200, 409, 422), message
                 if message["status"] == 200:
-                    heard, accepted = max(heard, message["body"]["version"]), accepted + 1
+                    heard = max(heard, message["body"]["version"])
+                    accepted.append((message["body"]["version"], message["body"]["receipt"]))
                 continue
             if message["kind"] == "presence":  # a seat came or went
                 continue
@@ -50,17 +54,22 @@ async def play_seat(url: str, seed: int) -> tuple[dict, list[int], int]:
     raise AssertionError("the socket closed before the end")
 
 
-async def test_a_whole_match_over_websockets(served):
+async def test_a_whole_match_over_websockets_its_answers_carrying_receipts(served):
     created = await create(served, seats=3, bots=[2])
     seats = [play_seat(ws_url(served, created, access_token=seat_token(created, seat)), seat) for seat in (0, 1)]
     (final0, versions0, accepted0), (final1, versions1, accepted1) = await asyncio.wait_for(asyncio.gather(*seats), 120)
     assert final0["version"] == final1["version"] and final0["result"] == final1["result"]
     for versions in (versions0, versions1):
         assert versions == sorted(set(versions)) and len(versions) > 10
-    assert accepted0 > 5 and accepted1 > 5
+    assert len(accepted0) > 5 and len(accepted1) > 5
     now = await view(served, created, seat_token(created, 0))
     assert [p["connected"] for p in now["players"]] == [False] * 3  # both sockets closed since
     assert {**now, "players": None} == {**final0, "players": None}
+    # each answer's receipt is the one the export holds, under the key the service publishes
+    export = await served.get(f"/v1/matches/{created['match_id']}/export", headers=bearer(created["spectator_token"]))
+    key = public_key((await served.get(SIGNING_KEY_PATH)).json()["public_key"])
+    report = audit(export.content, anchors=Anchors(key, tuple(accepted0 + accepted1)))
+    assert report.receipts == len(accepted0) + len(accepted1) and report.signature.startswith("signed by the key given")
 
 
 async def test_the_bearer_header_and_resuming_after_a_version(served):
@@ -118,3 +127,28 @@ async def test_bad_messages_and_spectators_are_answered_with_errors(served):
         while (answer := json.loads(await socket.recv()))["kind"] != "answer":
             pass
         assert (answer["id"], answer["status"], answer["body"]["error"]["code"]) == ("s", 403, "spectator")
+
+
+async def test_a_command_on_the_socket_and_its_post_share_one_idempotency_key_and_answer(served):
+    created = await create(served, seats=3, bots=[1, 2])
+    seen = await view(served, created, seat_token(created, 0))
+    async with websockets.connect(ws_url(served, created, access_token=seat_token(created, 0))) as socket:
+        await socket.send(json.dumps({"id": 1, "command": seen["legal"][0], "idempotency_key": "both-ways"}))
+        while (answer := json.loads(await socket.recv()))["kind"] != "answer":
+            pass
+    posted = await send(served, created, 0, seen["legal"][0], idempotency_key="both-ways")
+    assert (answer["status"], answer["body"]) == (posted.status_code, posted.json()) == (200, answer["body"])
+    events = await served.get(f"/v1/matches/{created['match_id']}/events", headers=bearer(seat_token(created, 0)))
+    keyed = [event["version"] for event in events.json() if event["command"]["idempotency_key"] == "both-ways"]
+    assert keyed == list(range(keyed[0], answer["body"]["version"] + 1)) and keyed[0] > seen["version"]  # once
+
+
+async def test_a_stopping_gateway_closes_the_socket_with_1001(app, served):
+    created = await create(served, seats=3, bots=[1, 2])
+    async with websockets.connect(ws_url(served, created, access_token=seat_token(created, 0))) as socket:
+        assert json.loads(await socket.recv())["kind"] == "view"
+        app.state.hub.close()  # as on SIGTERM (services/cli/serve.py)
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(socket.recv(), 10)
+    assert closed.value.rcvd.code == 1001

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
-import subprocess
 import time
 
 import boto3
@@ -20,36 +18,10 @@ from services.ops.settings import Settings
 from services.store import archive, keys
 from services.store.archive import S3Archive
 from tests.service.client import bearer, create, seat_token, wait_for
-from tests.service.conftest import free_port
+from tests.service.s3 import BUCKET
+from tests.service.store.partitioned import DEPLOYED
 
 pytestmark = pytest.mark.anyio
-BUCKET = "tavern-archive"
-
-
-@pytest.fixture
-def s3_endpoint(monkeypatch):
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    port = free_port()
-    server = subprocess.Popen(
-        [shutil.which("moto_server") or "moto_server", "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    endpoint = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                httpx.get(endpoint, timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket=BUCKET)
-        yield endpoint
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 @pytest.fixture(params=["directory", "s3"])
@@ -111,8 +83,8 @@ async def test_idle_matches_are_abandoned_then_archived(lifecycle_settings):
             await until(evicted)
             for game, match_id in (("heros-tavern", idle["match_id"]), ("mercenaries", done["match_id"])):
                 assert not await runtime.events.keys(f"match:{{{match_id}}}:*")
-                assert await runtime.queue_async.zscore(keys.live(game), match_id) is None
-                assert await runtime.queue_async.zscore(keys.FINISHED, match_id) is None
+                assert await runtime.events.zscore(DEPLOYED.key(keys.live(game), match_id), match_id) is None
+                assert await runtime.events.zscore(DEPLOYED.key(keys.FINISHED, match_id), match_id) is None
             meta = json.loads(await runtime.archive.get(archive.meta_name(idle["match_id"])))
             assert meta["ended"] == "abandoned"
             if isinstance(runtime.archive, S3Archive):  # really in the bucket, under the documented names

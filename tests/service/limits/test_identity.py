@@ -63,3 +63,20 @@ async def test_a_players_create_rate_holds_from_any_address_and_registering_has_
         assert registered == [201, 201, 201, 429], registered
         refused = await away.post("/v1/players", json={"name": "P9"})
         assert refused.json()["error"]["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
+
+
+async def test_an_api_keys_creates_draw_on_its_bucket_not_its_addresss(settings):
+    """A trusted frontend and anonymous callers behind one address (its own, or a shared NAT's):
+    the anonymous creates empty the address's bucket, the key's keep their own, and the other way."""
+    limits = dataclasses.replace(Limits(), creates_per_s=0.01, creates_burst=3, open_matches=0,
+                                 api_keys=frozenset({KEY, "other-key"}), create_identity="none")
+    async with gateway(settings, limits) as (app, _), client(app) as api, client(app, "10.0.0.3") as away:
+        anonymous = [(await api.post("/v1/matches", json=ONE_BOT)).status_code for _ in range(4)]
+        assert anonymous == [201, 201, 201, 429], anonymous  # the address's bucket is empty
+        keyed = [(await api.post("/v1/matches", json=ONE_BOT, headers={"x-api-key": KEY})).status_code
+                 for _ in range(4)]
+        assert keyed == [201, 201, 201, 429], keyed  # the key's own, whatever the address spent
+        for _ in range(3):  # and a key spending its own leaves an address's to its anonymous callers
+            elsewhere = await away.post("/v1/matches", json=ONE_BOT, headers={"x-api-key": "other-key"})
+            assert elsewhere.status_code == 201
+        assert (await away.post("/v1/matches", json=ONE_BOT)).status_code == 201

@@ -23,6 +23,7 @@ from services.ops.settings import Settings
 from services.store import keys
 from tests.service.client import bearer, seat_token
 from tests.service.online.lobby_client import Person
+from tests.service.store.partitioned import DEPLOYED
 
 pytestmark = pytest.mark.anyio
 ONE_BOT = {"game": "mercenaries", "seats": 2, "bots": [1]}
@@ -78,7 +79,7 @@ async def test_past_the_quota_nothing_is_written_and_a_finished_match_frees_its_
         assert conceded.status_code == 200, conceded.text
         slots = keys.open_matches(creators.holders("10.0.0.1", None, None, QUICK)[0].name)
         deadline = time.monotonic() + 30
-        while await runtime.queue_async.zscore(slots, first["match_id"]) is not None:  # the projector gives it back
+        while await runtime.events.zscore(slots, first["match_id"]) is not None:  # the projector gives it back
             assert time.monotonic() < deadline, "the finished match kept its slot"
             await asyncio.sleep(0.05)
         assert (await api.post("/v1/matches", json=ONE_BOT)).status_code == 201
@@ -143,13 +144,13 @@ async def test_a_lobby_match_nobody_comes_to_is_closed_after_the_idle_limit(sett
         rematch = (await ann.call("POST", f"/v1/matches/{played['match_id']}/rematch")).json()["match_id"]
         waiting = {public["match_id"], private["match_id"], rematch}
         slots = keys.open_matches(creators.holders("10.0.0.1", None, ann.id, QUICK)[0].name)
-        assert waiting <= {m.decode() for m in await runtime.queue_async.zrange(slots, 0, -1)}
+        assert waiting <= {m.decode() for m in await runtime.events.zrange(slots, 0, -1)}
 
         assert await runtime.archiver.sweep(time.time() + 60) == 0  # young: nothing closed
-        assert {m.decode() for m in await runtime.events.zrange(keys.LOBBY_WAITING, 0, -1)} == waiting
+        assert await waiting_in_the_lobby(runtime) == waiting
         await runtime.archiver.sweep(time.time() + settings.idle_limit_s + 60)
-        assert await runtime.events.zcard(keys.LOBBY_WAITING) == 0
-        assert not waiting & {m.decode() for m in await runtime.queue_async.zrange(slots, 0, -1)}
+        assert await waiting_in_the_lobby(runtime) == set()
+        assert not waiting & {m.decode() for m in await runtime.events.zrange(slots, 0, -1)}
         assert public["match_id"] not in (await api.get("/v1/lobby")).text
         for match_id in waiting:
             assert (await runtime.matches.get(match_id)).lobby == "cancelled"
@@ -159,28 +160,32 @@ async def test_a_lobby_match_nobody_comes_to_is_closed_after_the_idle_limit(sett
         assert (await runtime.matches.get(played["match_id"])).lobby == "started"
 
 
+async def waiting_in_the_lobby(runtime) -> set[str]:
+    return {m.decode() for key in DEPLOYED.keys(keys.LOBBY_WAITING) for m in await runtime.events.zrange(key, 0, -1)}
+
+
 async def test_a_creation_that_died_half_way_or_a_lost_release_holds_no_slot_for_good(settings):
     async with gateway(settings) as (app, runtime), client(app) as api:
         full = creators.holders("10.0.0.1", None, None, QUICK)[0]
         slots = keys.open_matches(full.name)
-        seconds, _ = await runtime.queue_async.time()
+        seconds, _ = await runtime.events.time()
         # a gateway died between taking a slot and writing its match two minutes ago; another is
         # taking one now (its match not written yet): the first is given back, the second holds
-        await runtime.queue_async.zadd(slots, {"0123456789abcdef": (seconds - 120) * 1000,
+        await runtime.events.zadd(slots, {"0123456789abcdef": (seconds - 120) * 1000,
                                                "fedcba9876543210": seconds * 1000})
         kept = (await api.post("/v1/matches", json=ONE_BOT)).json()
         await refused(api, ONE_BOT)
-        assert await runtime.queue_async.zscore(slots, "fedcba9876543210") is not None
+        assert await runtime.events.zscore(slots, "fedcba9876543210") is not None
 
         # the release of a finished match lost (e.g. a worker killed): found finished when full
-        await runtime.queue_async.zadd(keys.FINISHED, {kept["match_id"]: seconds})
+        await runtime.events.zadd(DEPLOYED.key(keys.FINISHED, kept["match_id"]), {kept["match_id"]: seconds})
         created = (await api.post("/v1/matches", json=ONE_BOT)).json()
-        assert {m.decode() for m in await runtime.queue_async.zrange(slots, 0, -1)} == {
+        assert {m.decode() for m in await runtime.events.zrange(slots, 0, -1)} == {
             "fedcba9876543210", created["match_id"]}
 
         # and any slot lapses once its match would have been ended as idle (TAVERN_IDLE_LIMIT_S)
         lapsed = (seconds - settings.idle_limit_s - 1) * 1000
-        await runtime.queue_async.zadd(slots, {"fedcba9876543210": lapsed, created["match_id"]: lapsed})
+        await runtime.events.zadd(slots, {"fedcba9876543210": lapsed, created["match_id"]: lapsed})
         assert (await api.post("/v1/matches", json=ONE_BOT)).status_code == 201
 
 
@@ -208,11 +213,11 @@ async def test_an_abandoned_or_archived_match_gives_its_slots_back(settings, tmp
 
         await settled(runtime, idle["match_id"])
         await runtime.archiver.abandon("mercenaries", idle["match_id"], time.time())
-        assert await runtime.queue_async.zscore(slots, idle["match_id"]) is None
-        await runtime.queue_async.zadd(slots, {idle["match_id"]: 1})  # as if that release was lost
+        assert await runtime.events.zscore(slots, idle["match_id"]) is None
+        await runtime.events.zadd(slots, {idle["match_id"]: 1})  # as if that release was lost
         await runtime.archiver.archive_match(idle["match_id"])
-        assert await runtime.queue_async.zscore(slots, idle["match_id"]) is None
-        assert await runtime.queue_async.zscore(slots, done["match_id"]) is not None
+        assert await runtime.events.zscore(slots, idle["match_id"]) is None
+        assert await runtime.events.zscore(slots, done["match_id"]) is not None
 
 
 def test_the_quota_settings():
@@ -223,3 +228,35 @@ def test_the_quota_settings():
     assert (read.open_matches, read.open_matches_per_api_key) == (3, 0)
     assert open_matches.holder("addr", "10.0.0.1", 3).name.startswith("addr:")
     assert "10.0.0.1" not in open_matches.holder("addr", "10.0.0.1", 3).name
+
+
+async def test_idle_matches_lock_their_creator_out_no_longer_than_the_quota_idle_limit(settings):
+    """An address's quota filled with matches nobody plays (by anyone behind it) locks it out for
+    TAVERN_OPEN_MATCHES_IDLE_S after their newest event, not until they are ended as abandoned (a
+    week); a slot whose match is played on holds, however long ago it was taken."""
+    unplayed = {"game": "mercenaries", "seats": 2}  # no bot: nothing moves after the opening deal
+    async with gateway(settings) as (app, runtime), client(app, "10.0.0.9") as api:
+        slots = keys.open_matches(creators.holders("10.0.0.9", None, None, QUICK)[0].name)
+        first, second = [(await api.post("/v1/matches", json=unplayed)).json()["match_id"] for _ in range(2)]
+        await refused(api, unplayed)
+        lists = runtime.events  # the lifecycle's lists and the quota's slots, on the events' Redis
+
+        def live(match_id: str) -> str:  # the partition of the game's played list holding the match
+            return runtime.lifecycle.partitions.key(keys.live("mercenaries"), match_id)
+
+        deadline = time.monotonic() + 30
+        while None in [await lists.zscore(live(match_id), match_id) for match_id in (first, second)]:
+            assert time.monotonic() < deadline, "the opening deals were never projected"
+            await asyncio.sleep(0.1)
+        seconds, _ = await lists.time()
+        idle_since = seconds - QUICK.open_matches_idle_s - 60
+        assert idle_since > seconds - settings.idle_limit_s  # well within the week a match is kept idle
+        # the first: taken and last moved past the quota's idle limit; the second: taken as long
+        # ago, but moved just now
+        await lists.zadd(slots, {first: idle_since * 1000, second: idle_since * 1000})
+        await lists.zadd(live(first), {first: idle_since})
+        await lists.zadd(live(second), {second: seconds})
+        third = (await api.post("/v1/matches", json=unplayed)).json()["match_id"]
+        assert {m.decode() for m in await lists.zrange(slots, 0, -1)} == {second, third}
+        await refused(api, unplayed)  # the match played on, and the new one, hold theirs
+        assert await runtime.matches.get(first) is not None  # the idle match itself is kept on

@@ -10,11 +10,14 @@ import time
 import fakeredis
 import pytest
 
+from services.commands.outcomes import Accepted, Rejected
+from services.gateway import answers, sse
 from services.gateway.app import create_app
-from services.gateway.sse import Hub
+from services.gateway.hub import Hub
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
 from services.store import keys
+from services.store.notices import Notices
 
 pytestmark = pytest.mark.anyio
 
@@ -23,7 +26,8 @@ async def test_a_stream_that_is_not_read_is_closed_after_its_limit():
     async def a_view(match_id: str, seat: int | None) -> bytes:
         return b'{"version": 3}'
 
-    hub = Hub(fakeredis.FakeAsyncRedis(), a_view, Metrics(), send_timeout_s=0.3, retry_ms=2500)
+    client = fakeredis.FakeAsyncRedis()
+    hub = Hub(Notices(client), a_view, Metrics(), send_timeout_s=0.3, retry_ms=2500)
     await hub.start()
     sent: list[dict] = []
     stalled = asyncio.Event()
@@ -39,7 +43,7 @@ async def test_a_stream_that_is_not_read_is_closed_after_its_limit():
 
     try:
         started = time.monotonic()
-        await asyncio.wait_for(hub.serve("m", 0, -1, receive, send), 5)
+        await asyncio.wait_for(sse.serve(hub, "m", 0, -1, receive, send), 5)
         assert 0.3 <= time.monotonic() - started < 2
         assert sent[1]["body"].startswith(b"retry: 2500\nevent: view\nid: 3\n")
         assert "m" not in hub.listeners and hub.metrics.open_streams == 0
@@ -60,10 +64,10 @@ async def test_a_refusal_is_remembered_briefly_and_an_acceptance_long(refusal_tt
         legal = match.game.legal(folded.state, 0)[0]
         accepted = await runtime.handler.submit(match, 0, legal, idempotency="accepted-1")
         refused = await runtime.handler.submit(match, 0, legal, idempotency="refused-1")  # picked already
-        assert accepted.status == 200 and refused.status == 422
+        assert isinstance(accepted, Accepted) and isinstance(refused, Rejected)
         redis = runtime.events
         refusal_left = await redis.ttl(keys.idempotency(match.id, 0, "refused-1"))
         assert (0 < refusal_left <= refusal_ttl_s) if refusal_ttl_s else refusal_left == -2  # -2: no such key
         assert 7000 < await redis.ttl(keys.idempotency(match.id, 0, "accepted-1")) <= 7200
         again = await runtime.handler.submit(match, 0, legal, idempotency="accepted-1")
-        assert again.body == accepted.body
+        assert answers.of(again) == answers.of(accepted)  # the same answer, from what the key kept

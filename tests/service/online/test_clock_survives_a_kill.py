@@ -11,7 +11,9 @@ import time
 import httpx
 import redis
 
+from services.ops.settings import Settings
 from services.store import keys
+from services.store.partitions import Partitions
 from tests.service.client import bearer, seat_token
 from tests.service.conftest import serve_healthy, service_env, start_redis
 
@@ -30,7 +32,8 @@ def test_a_killed_worker_loses_no_deadline(tmp_path, processes):
         created = httpx.post(f"{base}/v1/matches", json=body, timeout=10).json()
         match_id = created["match_id"]
         deadline = time.monotonic() + 60
-        while (pending := client.zscore(keys.CLOCKS, match_id)) is None:  # seat 0 is due: its deadline kept
+        clocks = Partitions(Settings(redis_url=url, queue_url=None).partitions).key(keys.CLOCKS, match_id)
+        while (pending := client.zscore(clocks, match_id)) is None:  # seat 0 is due: its deadline kept
             assert time.monotonic() < deadline, "no deadline was ever kept"
             time.sleep(0.02)
         assert pending > time.time(), "the projection came after the deadline: nothing left to show"

@@ -12,9 +12,11 @@ import pytest
 
 from projections.audit import audit
 from services.runtime import Runtime
+from tests.audit.forgery import entry_lines
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token, view
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 FAR = 1e12  # a time (unix seconds, year 33658) by which every deadline has passed
 
 
@@ -29,7 +31,7 @@ async def until(predicate, what: str, timeout: float = 30.0):
 async def export_types(api, created) -> tuple[bytes, list[str]]:
     answer = await api.get(f"/v1/matches/{created['match_id']}/export", headers=bearer(seat_token(created, 0)))
     assert answer.status_code == 200, answer.text
-    lines = answer.content.splitlines()[1:]
+    lines = entry_lines(answer.content)[1:]
     return answer.content, [msgspec.json.decode(msgspec.json.decode(line)["body"])["event"]["type"] for line in lines]
 
 
@@ -83,11 +85,14 @@ async def test_a_new_process_still_times_out_a_pending_deadline(app, api, settin
 
     async def tracked():
         seen = await view(api, created, token)
-        pending = await app.state.runtime.events.zscore("tavern:clocks", created["match_id"])
+        pending = await app.state.runtime.timeouts.clocks.of(created["match_id"])
         return seen if seen["legal"] and pending else None
 
     before = (await until(tracked, "the deadline was never kept"))["version"]
-    # another process, started after this deadline was written: nothing of it in its memory
+    # another process, started after this deadline was written: nothing of it in its memory; the
+    # first stops sweeping and gives its share back (else each sweeps its own share of the deadlines)
+    app.state.runtime.upkeep.stop()
+    await app.state.runtime.sweeping.leave()
     fresh = Runtime(settings, server=getattr(app.state.runtime, "server", None))
     try:
         assert await fresh.timeouts.sweep(FAR) == 1

@@ -8,10 +8,11 @@ import asyncio
 import pytest
 
 from projections.audit import audit
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, play_to_end, seat_token, send, view, wait_for
 from tests.service.online.lobby_client import Person
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 async def export(api, created, token) -> bytes:
@@ -82,10 +83,10 @@ async def test_a_match_every_player_left_waits_out_the_grace_then_is_abandoned(a
         versions.append(answer.json()["version"])
     match_id = created["match_id"]
     for _ in range(2000):  # the projector schedules the abandonment
-        if await runtime.events.zscore("tavern:abandon", match_id):
+        if await runtime.timeouts.abandonments.of(match_id):
             break
         await asyncio.sleep(0.01)
-    due = await runtime.events.zscore("tavern:abandon", match_id)
+    due = await runtime.timeouts.abandonments.of(match_id)
     assert due is not None
     seen = await view(api, created, seat_token(created, 0))
     assert seen["status"] == "active" and seen["version"] >= versions[-1]

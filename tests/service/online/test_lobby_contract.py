@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from domain.games import get_game
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer
 from tests.service.online.lobby_client import Person
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 async def test_a_player_registers_and_is_found_by_id(api):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.service.backends import BACKENDS
 from tests.service.online.lobby_client import Person, play
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 async def test_two_players_meet_in_the_lobby_and_play_with_a_bot(api):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import re
 
-from services.gateway import online
+from services.gateway import bots, online
 from services.gateway.openapi import document
 
 
 def test_every_online_route_is_in_the_document_with_its_methods():
     paths = document()["paths"]
-    for route in online.ROUTES:
+    for route in [*online.ROUTES, *bots.ROUTES]:
         assert route.path in paths, route.path
         assert {method.lower() for method in route.methods - {"HEAD"}} <= set(paths[route.path])
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.service.backends import BACKENDS
 from tests.service.online.lobby_client import Person
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 async def finished_match(api) -> tuple[Person, Person, Person, str]:

@@ -19,6 +19,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.audit.forgery import entry_lines
 from tests.service.client import bearer, create, read_stream, seat_token, view
 from tests.service.conftest import ROOT, free_port, service_env, start_redis, wait_healthy
 
@@ -108,6 +109,11 @@ async def observed(tmp_path: Path, url: str, started: list) -> None:
         played = await create(api, seats=3, bots=[1, 2])
         seen = await view(api, played, seat_token(played, 0))
         url_of = f"/v1/matches/{played['match_id']}"
+        # streamed before the command: a gateway hears the notices of the matches it streams only
+        streamed: list = []
+        stream = asyncio.create_task(read_stream(api, f"{url_of}/stream", played["spectator_token"], streamed))
+        while not streamed:
+            await asyncio.sleep(0.05)
         accepted = await api.post(f"{url_of}/commands", json=seen["legal"][0], headers=bearer(seat_token(played, 0)))
         assert accepted.status_code == 200, accepted.text
         again = await api.post(f"{url_of}/commands", json=seen["legal"][0], headers=bearer(seat_token(played, 0)))
@@ -119,8 +125,6 @@ async def observed(tmp_path: Path, url: str, started: list) -> None:
         while value(samples((await api.get("/metrics")).text), "tavern_matches_active", game="heros-tavern") != 1:
             assert time.monotonic() < deadline, "the played match is not counted active"
             await asyncio.sleep(0.1)
-        streamed: list = []
-        stream = asyncio.create_task(read_stream(api, f"{url_of}/stream", played["spectator_token"], streamed))
         spectator = bearer(bots_only["spectator_token"])
         deadline = time.monotonic() + 60
         while (await api.get(f"/v1/matches/{bots_only['match_id']}/view", headers=spectator)).json()[
@@ -159,11 +163,13 @@ async def observed(tmp_path: Path, url: str, started: list) -> None:
     for game_id in ("heros-tavern", "mercenaries"):
         assert value(gateway_seen, "tavern_matches_created_total", game=game_id) == 1
     assert value(gateway_seen, "tavern_open_streams") == 1
-    assert value(gateway_seen, "tavern_append_seconds_count") == 1  # one accepted command appended here
-    assert value(gateway_seen, "tavern_decide_seconds_count") >= 2
+    # the accepted command appended here (again for a bot's pick that beat it to the log, each a
+    # decision again; a match's opening may be decided here too); the refused one decided, not appended
+    appends = value(gateway_seen, "tavern_append_seconds_count")
+    assert 1 <= appends <= value(gateway_seen, "tavern_decide_seconds_count") - 1
     assert value(gateway_seen, "tavern_command_to_view_seconds_count") >= 1
     # the worker: every bot command in the finished match's log, its finish, the abandonment, the archive
-    entries = [json.loads(json.loads(line)["body"]) for line in export.splitlines()[1:]]
+    entries = [json.loads(json.loads(line)["body"]) for line in entry_lines(export)[1:]]
     bot_commands = len({entry["command"]["id"] for entry in entries if entry["command"]["seat"] is not None})
     assert total(worker, "tavern_commands_total", game="mercenaries", outcome="accepted") == bot_commands
     assert value(worker, "tavern_matches_finished_total", game="mercenaries") == 1
@@ -195,5 +201,5 @@ async def observed(tmp_path: Path, url: str, started: list) -> None:
     assert lifecycle["match_finished", done]["winners"] == final_winners
     assert lifecycle["match_archived", done]["ended"] == "finished"
     assert lifecycle["match_archived", idle]["ended"] == "abandoned"
-    refusals = [line for line in parsed["gateway"] if line["event"] == "command" and line["status"] == 422]
+    refusals = [line for line in parsed["gateway"] if line["event"] == "command" and line["outcome"] == "refused"]
     assert [(line["match_id"], line["seat"], line["code"]) for line in refusals] == [(idle, 0, code)]

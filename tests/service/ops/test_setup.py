@@ -13,7 +13,10 @@ import httpx
 
 from tests.service.conftest import ROOT, free_port, service_env
 
-PROGRAMS = ("redis-server", "redis-sentinel", "redis-cli", "chromium", "nginx", "promtool", "npm")
+PROGRAMS = (
+    "redis-server", "redis-sentinel", "redis-cli", "chromium", "nginx", "promtool", "npm",
+    "podman", "runc", "mmdebstrap",
+)
 
 
 def deps(path: Path) -> subprocess.CompletedProcess:

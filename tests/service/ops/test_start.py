@@ -61,6 +61,9 @@ def test_a_bad_setting_is_named():
         ("TAVERN_STOP_S", "0", "above 0"),
         ("TAVERN_DEQUEUE_S", "0.5", "a number"),
         ("TAVERN_TICK_MS", "-1", "0 or more"),
+        ("TAVERN_PARTITIONS", "0", "from 1 to 1000"),
+        ("QUEUE_URL", "redis://q1:6379,q2:6379", "a Redis URL"),
+        ("QUEUE_MASTER", "tavern,,tavern-2", "a non-empty name"),
     ],
 )
 def test_settings_are_checked(name, value, said):
@@ -77,3 +80,13 @@ def test_a_busy_port_is_an_error_not_serving(redis_url):
     assert done.returncode != 0
     assert "serving" not in done.stdout
     assert "address already in use" in done.stderr.lower()
+
+
+def test_several_queue_instances_are_listed_comma_separated():
+    urls = from_env({"REDIS_URL": "redis://e:6379", "QUEUE_URL": "redis://q1:6379, redis://q2:6379"})
+    assert urls.queue_urls == ("redis://q1:6379", "redis://q2:6379") and urls.queue_count == 2
+    masters = from_env({"REDIS_URL": "redis://e:6379", "QUEUE_SENTINELS": "s:26379", "QUEUE_MASTER": "tavern,tavern-2"})
+    assert masters.queue_masters == ("tavern", "tavern-2") and masters.queue_count == 2
+    one = from_env({"REDIS_URL": "redis://e:6379", "QUEUE_URL": "redis://q1:6379"})
+    assert (one.queue_url, one.queue_count) == ("redis://q1:6379", 1)  # the single-instance setting as it was
+    assert from_env({"REDIS_URL": "redis://e:6379"}).queue_count == 1  # the queue beside the events

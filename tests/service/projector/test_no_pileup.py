@@ -11,7 +11,7 @@ import pytest
 
 from services.gateway.app import create_app
 from services.ops.settings import Settings
-from services.projector.jobs import MAX_QUEUED
+from services.store.drain_jobs import MAX_QUEUED
 from tests.service.client import create
 
 pytestmark = pytest.mark.anyio
@@ -25,4 +25,4 @@ async def test_drain_jobs_do_not_pile_up_without_workers():
             for _ in range(3):
                 await create(api, seats=3)
             await asyncio.sleep(MAX_QUEUED + 2)  # a sweep a second, each finding dirty matches and no job running
-        assert app.state.runtime.rq.count == MAX_QUEUED
+        assert app.state.runtime.jobs[0].count == MAX_QUEUED

@@ -32,7 +32,7 @@ async def test_views_follow_the_log_with_the_queue_on_another_redis(redis_url):
     events, queue = redis.Redis.from_url(events_url), redis.Redis.from_url(queue_url)
     assert events.xlen(keys.log(created["match_id"])) == final["version"]
     # the projector's bookkeeping went to the queue's Redis only
-    assert not events.exists(keys.DIRTY, keys.ACTIVE, keys.CLAIMED)
+    assert not events.exists(keys.DIRTY, keys.ACTIVE, keys.CLAIMS, keys.WAKE)
     # RQ's registry of this app's queue, on the queue's Redis only (other tests' workers, still
     # stopping, may keep their own rq:worker keys on the events' server: those are not this app's)
     ours = f"rq:queue:{settings.queue_name}".encode()

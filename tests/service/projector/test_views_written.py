@@ -30,16 +30,17 @@ async def stored(store: EventStore, match_id: str) -> dict[bytes, bytes]:
 
 async def test_views_move_only_forwards_and_leave_nothing_behind(store):
     match_id = secrets.token_hex(8)
+    await store.write_views([views_at("warm", 1)], [b"warm"])  # loads promote.lua (its notice sent again after)
     listener = store.redis.pubsub()
-    await listener.subscribe("notices-test")
-    await store.write_views([views_at(match_id, 5)], "notices-test", b"five")
+    await listener.ssubscribe(keys.notices(match_id), keys.notices(match_id + "x"))
+    await store.write_views([views_at(match_id, 5)], [b"five"])
     assert await stored(store, match_id) == {b"v": b"5"} | {
         k.encode(): v for k, v in views_at(match_id, 5).fields.items()
     }
     for older in (3, 5):  # a stalled worker's, and a redo of the same version
-        await store.write_views([views_at(match_id, older)], "notices-test", b"older")
+        await store.write_views([views_at(match_id, older)], [b"older"])
         assert (await stored(store, match_id))[b"s:0"] == b'{"version": 5, "seat": 0}'
-    await store.write_views([views_at(match_id, 9), views_at(match_id + "x", 2)], "notices-test", b"both")
+    await store.write_views([views_at(match_id, 9), views_at(match_id + "x", 2)], [b"nine", b"two"])
     assert (await stored(store, match_id))[b"v"] == b"9"
     assert (await stored(store, match_id))[b"spectator"] == b'{"version": 9}'
     assert (await stored(store, match_id + "x"))[b"v"] == b"2"
@@ -50,5 +51,6 @@ async def test_views_move_only_forwards_and_leave_nothing_behind(store):
         message = await listener.get_message(ignore_subscribe_messages=True, timeout=0.2)
         if message is not None:
             notices.append(message["data"])
-    assert notices == [b"five", b"older", b"older", b"both"]  # each write publishes its notice
+            assert message["channel"] == keys.notices(match_id + ("x" if message["data"] == b"two" else "")).encode()
+    assert notices == [b"five", b"older", b"older", b"nine", b"two"]  # each match's notice, on its channel
     await listener.aclose()

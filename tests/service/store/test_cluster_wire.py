@@ -1,17 +1,26 @@
 """ClusterWire on a real 6-node Redis Cluster: commands routed by slot and answered in order, MOVED
 and ASK followed while a slot moves (a write run exactly once), scripts loaded where they run,
-WAIT's acknowledgement, and a node's outage answered in place (a 503), then followed."""
+WAIT's acknowledgement, a node's outage answered in place (a 503), then followed, a retried
+command answered 200 only once a replica holds what it reports; a match's notices followed to the
+primary its slot moved to."""
 
 from __future__ import annotations
 
 import asyncio
 
+import httpx
 import pytest
+import redis
 from redis.exceptions import ConnectionError, WatchError
 
+from services.gateway.app import create_app
+from services.ops.settings import Settings
+from services.store import keys
 from services.store.cluster import ClusterWire, Unreplicated, parse
 from services.store.cluster_client import ClusterClient, Registered
-from services.store.event_store import Call, reply, run_scripts
+from services.store.event_store import Call, EventStore, ViewsAt, reply, run_scripts
+from services.store.notices import Notices, Subscribed, Written, encode
+from tests.service.client import create, seat_token, send, view
 from tests.service.redis_cluster import Cluster
 
 pytestmark = pytest.mark.anyio
@@ -77,7 +86,7 @@ async def test_a_pipeline_without_a_transaction_spans_slots(wire, cluster):
         pipe.hset("p:{c}", mapping={"f": "v"})
         assert await pipe.execute() == [1, 1, 1]
     assert cluster.primary_of("p:{a}") != cluster.primary_of("p:{b}")
-    assert await client.zrangebyscore("p:{b}", "-inf", 5, start=0, num=10) == [b"m"]
+    assert await client.zscore("p:{b}", "m") == 2.0
     assert await client.hgetall("p:{c}") == {b"f": b"v"}
 
 
@@ -119,3 +128,76 @@ async def test_a_dead_primary_answers_in_place_then_its_replica_serves(wire, clu
     assert await wire.exchange([["SET", key, "after"]]) == [b"OK"]
     cluster.start_node(victim)
     await asyncio.to_thread(cluster.wait_healthy)
+
+
+async def test_a_retried_acceptance_is_answered_once_replicated(cluster, redis_url):
+    """The WAIT hole: a primary just promoted has no replica, so a command's try is written there and
+    answered 503 (Unreplicated). Its retry with the same Idempotency-Key finds the kept acceptance;
+    answered 200 from it, the shard would acknowledge a write one node holds. It gets 503 until a
+    replica holds the write, then 200 naming the version the first try appended."""
+    redis.Redis.from_url(redis_url).flushall()
+    settings = Settings(redis_url=cluster.url, queue_url=redis_url, queue_name="wait-hole", lease_s=1.0)
+    application = create_app(settings, embedded_worker=True)  # a worker projects the views the seats read
+    async with (
+        application.router.lifespan_context(application),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="http://tavern") as api,
+    ):
+        created = await create(api, seats=3)
+        seat, command = await _first_legal(api, created)
+        log = keys.log(created["match_id"])
+        victim = cluster.primary_of(log)
+        cluster.kill(victim)
+        await asyncio.to_thread(cluster.wait_promoted, victim, log)
+        promoted = cluster.client(cluster.primary_of(log))
+        held = await asyncio.to_thread(promoted.xlen, log)  # the opening, which the replica had
+        answers = []
+        for _ in range(50):  # until a try is appended (the first may meet the dead node: not written)
+            answers.append((await send(api, created, seat, command, Idempotency_Key="once")).status_code)
+            if await asyncio.to_thread(promoted.xlen, log) > held:
+                break
+        assert await asyncio.to_thread(promoted.xlen, log) > held
+        for _ in range(3):  # the retries find its kept acceptance: still one node's alone
+            answers.append((await send(api, created, seat, command, Idempotency_Key="once")).status_code)
+        assert set(answers) == {503}, answers
+        cluster.start_node(victim)  # back as the promoted primary's replica
+        await asyncio.to_thread(cluster.wait_healthy)
+        answer = await send(api, created, seat, command, Idempotency_Key="once")
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["version"] == await asyncio.to_thread(promoted.xlen, log)
+
+
+async def _first_legal(api: httpx.AsyncClient, created: dict) -> tuple[int, dict]:
+    """A seat that may act, and what it may send, once the match's views show it."""
+    for _ in range(500):
+        for seat in range(len(created["seats"])):
+            seen = await view(api, created, seat_token(created, seat))
+            if seen["legal"]:
+                return seat, seen["legal"][0]
+        await asyncio.sleep(0.02)
+    pytest.fail("no seat may act")
+
+
+async def test_a_gateway_streaming_a_match_whose_slot_moves_follows_it_to_the_new_primary(wire, cluster):
+    """A slot moved ends its shard channels' subscriptions (Redis says ``sunsubscribe``): the
+    gateway's subscription takes them again on the slot's new primary and reads the views again."""
+    events = ClusterClient(wire, wire)
+    store = EventStore(events, 60, link=wire)
+    match_id = "moves"
+    written = ViewsAt(match_id, 1, {"s:0": b'{"version":1}'})
+    await store.write_views([written], [encode(1, 0.0)])
+    async with Notices(events).subscribed() as heard:
+        heard.want(match_id)
+        assert await heard.next(2.0) == Subscribed(match_id)
+        target = next(port for port in cluster.primaries() if port != cluster.primary_of(keys.views(match_id)))
+        await asyncio.to_thread(cluster.move_slot, keys.views(match_id), target)
+        # subscribed again on the new primary (each node told SETSLOT may end it once more: again)
+        assert await heard.next(5.0) == Subscribed(match_id)
+        await store.write_views([ViewsAt(match_id, 2, {"s:0": b'{"version":2}'})], [encode(2, 0.0)])
+        found = [message async for message in _until_quiet(heard)]
+        assert found[-1] == Written(match_id, 2, 0.0) and set(found[:-1]) <= {Subscribed(match_id)}
+        assert cluster.primary_of(keys.views(match_id)) == target
+
+
+async def _until_quiet(heard):
+    while (message := await heard.next(1.0)) is not None:
+        yield message

@@ -1,6 +1,7 @@
 // The fallback table for any game: its view as nested panels; every string the seat may act on
 // (a card id a legal command names) is clickable, and the other moves are buttons below.
-import { h, humanise } from "../ui.js";
+import { _ } from "../i18n.js";
+import { h, humanise, waitingFor, yesNo } from "../ui.js";
 
 function commandsNaming(ctx, text) {
   if (!text) return []; // an empty string names nothing (commands use "" for an unused field)
@@ -11,7 +12,7 @@ function commandsNaming(ctx, text) {
 
 function leaf(value, ctx) {
   if (value === null || value === undefined) return h("span.nil", {}, "–");
-  if (typeof value === "boolean") return h("span.bool", {}, value ? "yes" : "no");
+  if (typeof value === "boolean") return h("span.bool", {}, yesNo(value));
   if (typeof value === "string") {
     const chip = h("span.chip", {}, value);
     const commands = commandsNaming(ctx, value);
@@ -22,7 +23,7 @@ function leaf(value, ctx) {
 
 function node(value, ctx, depth) {
   if (Array.isArray(value)) {
-    if (!value.length) return h("span.nil", {}, "none");
+    if (!value.length) return h("span.nil", {}, _("none"));
     if (value.every((item) => item === null || typeof item !== "object")) return h("div.chips", {}, value.map((item) => leaf(item, ctx)));
     return h("div.panels", {}, value.map((item, index) => h("div.panel", {}, h("div.panel-title", {}, `#${index + 1}`), node(item, ctx, depth + 1))));
   }
@@ -44,9 +45,9 @@ export function render(view, ctx) {
 const WAITING_KEYS = ["waiting_for", "to_act", "active", "current", "turn_seat"];
 
 export function status(view, ctx) {
-  if (ctx.legal.length) return "Your move";
+  if (ctx.legal.length) return _("Your move");
   const key = WAITING_KEYS.find((k) => k in view && view[k] !== null);
   if (!key) return null;
   const seats = (Array.isArray(view[key]) ? view[key] : [view[key]]).filter((s) => Number.isInteger(s) && s >= 0);
-  return seats.length ? `Waiting for ${seats.map(ctx.seatName).join(", ")}` : null;
+  return seats.length ? waitingFor(seats, ctx) : null;
 }

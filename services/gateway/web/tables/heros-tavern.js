@@ -1,23 +1,26 @@
 // Hero's Tavern as on the table: the draw pile and discard in the middle, each tavern keeper's
 // tavern (bought cards carry the tokens paid onto them), hands as card backs but your own, your
 // face-down pick, your purse of coins, storage and land, and the scoring pads.
-import { cardBack, h, humanise, pile } from "../ui.js";
+import { N_, _, n_ } from "../i18n.js";
+import { cardBack, h, pile, term, waitingFor } from "../ui.js";
 
-// a monogram per kind, drawn as a coloured badge (no artwork, no emoji font needed)
-const GLYPH = {
-  entertainment: "En", food: "Fo", light_ale: "LA", dark_ale: "DA", lodging: "Lo", market: "Ma",
-  games: "Ga", barrel: "Ba", tools: "To", jester: "Je", cook: "Co", bartender: "Bt", maid: "Md", shopkeeper: "Sh",
-};
+// a monogram per kind from its name in the player's language ("Light Ale" -> "LA", "Cook" -> "Co"),
+// drawn as a coloured badge (no artwork, no emoji font needed)
+function glyph(kind) {
+  const words = term(kind).split(/\s+/).filter((w) => /^\p{L}/u.test(w));
+  return words.length > 1 ? (words[0][0] + words[words.length - 1][0]).toUpperCase() : term(kind).slice(0, 2);
+}
 const GROUP = {
   entertainment: "category", food: "category", light_ale: "category", dark_ale: "category", lodging: "category", market: "category",
   games: "resource", barrel: "resource", tools: "resource",
   jester: "staff", cook: "staff", bartender: "staff", maid: "staff", shopkeeper: "staff",
 };
-const TOKENS = [["coin", "coin"], ["storage", "storage"], ["land", "land"]];
+const GROUPS = { category: N_("category"), resource: N_("resource"), staff: N_("staff") };
+const TOKENS = ["coin", "storage", "land"];
 const PAD = ["entertainment", "food", "ale", "lodging", "market", "jester", "cook", "bartender", "maid", "shopkeeper"];
 
 function tokens(purse, { empty = "" } = {}) {
-  const chips = TOKENS.flatMap(([key, name]) => (purse[key] ? [h(`span.token.${name}`, { title: `${purse[key]} ${name}` }, String(purse[key]))] : []));
+  const chips = TOKENS.flatMap((key) => (purse[key] ? [h(`span.token.${key}`, { title: _("{count} {token}", { count: purse[key], token: term(key) }) }, String(purse[key]))] : []));
   return h("span.tokens", {}, chips.length ? chips : empty);
 }
 
@@ -25,10 +28,10 @@ function card(c, { paid = null } = {}) {
   return h(
     `div.card.ht.${c.kind.replace(/_/g, "-")}`,
     { dataset: { card: c.id, kind: c.kind }, class: GROUP[c.kind] },
-    h("div.corner", {}, GLYPH[c.kind] || "?"),
-    h("div.name", {}, humanise(c.kind)),
-    h("div.group", {}, GROUP[c.kind] || ""),
-    h("div.cost", {}, paid ? h("span.paid", {}, "paid ", tokens(paid)) : ["cost ", tokens(c.cost, { empty: "free" })]),
+    h("div.corner", {}, glyph(c.kind)),
+    h("div.name", {}, term(c.kind)),
+    h("div.group", {}, GROUP[c.kind] ? _(GROUPS[GROUP[c.kind]]) : ""),
+    h("div.cost", {}, paid ? h("span.paid", {}, _("paid"), " ", tokens(paid)) : [_("cost"), " ", tokens(c.cost, { empty: _("free") })]),
   );
 }
 
@@ -40,10 +43,10 @@ function tavern(side, ctx, mine) {
       ? side.tavern.map((t) => {
           const el = card(t.card, { paid: t.tokens });
           if (t.tokens) el.classList.add("bought");
-          if (mine) ctx.actionable(el, ctx.commands((c) => c.type === "BuyCard" && c.card === t.card.id), () => `Buy ${humanise(t.card.kind)}`);
+          if (mine) ctx.actionable(el, ctx.commands((c) => c.type === "BuyCard" && c.card === t.card.id), () => _("Buy {card}", { card: term(t.card.kind) }));
           return el;
         })
-      : h("div.empty-note", {}, "no cards yet"),
+      : h("div.empty-note", {}, _("no cards yet")),
   );
 }
 
@@ -52,33 +55,33 @@ function seatPanel(view, side, ctx) {
   const waiting = view.phase === "draft" ? !side.picked : side.purchasing;
   const hand = mine
     ? null
-    : h("div.hand.backs", { title: `${side.hand_size} cards in hand` }, Array.from({ length: side.hand_size }, () => cardBack("small")));
+    : h("div.hand.backs", { title: n_("{count} card in hand", "{count} cards in hand", side.hand_size) }, Array.from({ length: side.hand_size }, () => cardBack("small")));
   return h(
     "section.seat",
     { class: [mine ? "mine" : "", waiting && view.phase !== "over" ? "thinking" : ""].join(" "), dataset: { seat: side.seat } },
     h(
       "header",
       {},
-      h("span.seat-name", {}, mine ? `${ctx.seatName(side.seat)} (you)` : ctx.seatName(side.seat)),
-      tokens(side.tokens, { empty: "no tokens" }),
-      h("span.score", {}, `${side.score} heroes`),
-      h("span.state", {}, view.phase === "draft" ? (side.picked ? "picked ✓" : "choosing…") : view.phase === "purchase" ? (side.purchasing ? "buying…" : "done") : ""),
+      h("span.seat-name", {}, mine ? _("{player} (you)", { player: ctx.seatName(side.seat) }) : ctx.seatName(side.seat)),
+      tokens(side.tokens, { empty: _("no tokens") }),
+      h("span.score", {}, n_("{count} hero", "{count} heroes", side.score)),
+      h("span.state", {}, view.phase === "draft" ? (side.picked ? _("picked ✓") : _("choosing…")) : view.phase === "purchase" ? (side.purchasing ? _("buying…") : _("done")) : ""),
     ),
     hand,
-    !mine && side.picked && view.phase === "draft" ? h("div.pick", {}, cardBack("small"), h("span", {}, "face-down pick")) : null,
-    h("div.label", {}, "Tavern"),
+    !mine && side.picked && view.phase === "draft" ? h("div.pick", {}, cardBack("small"), h("span", {}, _("face-down pick"))) : null,
+    h("div.label", {}, _("Tavern")),
     tavern(side, ctx, mine),
   );
 }
 
 function pads(view, ctx) {
   const rounds = [1, 2, 3, 4, 5];
-  const cell = (row) => (row ? h("td", { title: PAD.filter((k) => row[k]).map((k) => `${humanise(k)} ${row[k]}`).join(", ") || "nothing" }, String(row.total)) : h("td.blank", {}, ""));
+  const cell = (row) => (row ? h("td", { title: PAD.filter((k) => row[k]).map((k) => `${k === "ale" ? _("Ale") : term(k)} ${row[k]}`).join(", ") || _("nothing") }, String(row.total)) : h("td.blank", {}, ""));
   return h(
     "table.pad",
     {},
-    h("caption", {}, "Scoring pad"),
-    h("thead", {}, h("tr", {}, h("th", {}, ""), rounds.map((r) => h("th", { class: r === view.round && view.phase !== "over" ? "now" : "" }, `R${r}`)), h("th", {}, "Final"), h("th", {}, "Total"))),
+    h("caption", {}, _("Scoring pad")),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), rounds.map((r) => h("th", { class: r === view.round && view.phase !== "over" ? "now" : "" }, _("R{round}", { round: r }))), h("th", {}, _("Final")), h("th", {}, _("Total")))),
     h(
       "tbody",
       {},
@@ -109,14 +112,14 @@ export function render(view, ctx) {
       "div.round-track",
       {},
       [1, 2, 3, 4, 5].map((r) => h("span.round", { class: r < view.round || view.phase === "over" ? "done" : r === view.round ? "now" : "" }, String(r))),
-      h("span.phase", {}, view.phase === "draft" ? `Draft — pick ${view.pick_number} of 7` : view.phase === "purchase" ? "Purchases" : "Game over"),
+      h("span.phase", {}, view.phase === "draft" ? _("Draft — pick {pick} of 7", { pick: view.pick_number }) : view.phase === "purchase" ? _("Purchases") : _("Game over")),
     ),
-    pile(view.deck_size, "draw pile"),
+    pile(view.deck_size, _("draw pile")),
     h(
       "div.discard",
-      { title: `${view.discard.length} cards discarded` },
-      h("div.label", {}, `Discard (${view.discard.length})`),
-      h("div.row", {}, discardTop.map((id) => h("span.chip", {}, id.replace(/^ht-|-\d+$/g, "")))),
+      { title: n_("{count} card discarded", "{count} cards discarded", view.discard.length) },
+      h("div.label", {}, _("Discard ({count})", { count: view.discard.length })),
+      h("div.row", {}, discardTop.map((id) => h("span.chip", { dataset: { card: id } }, id))),
     ),
   );
   const own = mine
@@ -124,23 +127,23 @@ export function render(view, ctx) {
         "section.own",
         {},
         seatPanel(view, mine, ctx),
-        view.my_pick ? h("div.my-pick", {}, h("div.label", {}, "Your face-down pick"), card(view.my_pick)) : null,
-        h("div.label", {}, view.hand.length ? "Your hand" : ""),
+        view.my_pick ? h("div.my-pick", {}, h("div.label", {}, _("Your face-down pick")), card(view.my_pick)) : null,
+        h("div.label", {}, view.hand.length ? _("Your hand") : ""),
         h(
           "div.hand.own-hand",
           {},
-          view.hand.map((c) => ctx.actionable(card(c), ctx.commands((m) => m.type === "PickCard" && m.card === c.id), () => `Pick ${humanise(c.kind)}`)),
+          view.hand.map((c) => ctx.actionable(card(c), ctx.commands((m) => m.type === "PickCard" && m.card === c.id), () => _("Pick {card}", { card: term(c.kind) }))),
         ),
-        h("div.buttons", {}, ctx.button("Finish purchases", ctx.commands((c) => c.type === "FinishPurchases"))),
+        h("div.buttons", {}, ctx.button(_("Finish purchases"), ctx.commands((c) => c.type === "FinishPurchases"))),
       )
     : null;
   return h("div.table.heros-tavern", {}, h("div.opponents", {}, others.map((s) => seatPanel(view, view.seats[s], ctx))), middle, own, pads(view, ctx));
 }
 
 export function status(view, ctx) {
-  if (view.phase === "over") return "The match is over";
-  if (ctx.legal.some((c) => c.type === "PickCard")) return `Your move: pick a card to keep (pick ${view.pick_number} of 7)`;
-  if (ctx.legal.some((c) => c.type === "BuyCard" || c.type === "FinishPurchases")) return "Your move: buy cards from your tavern, then finish";
-  const waiting = view.seats.filter((s) => (view.phase === "draft" ? !s.picked : s.purchasing)).map((s) => ctx.seatName(s.seat));
-  return waiting.length ? `Waiting for ${waiting.join(", ")}` : null;
+  if (view.phase === "over") return _("The match is over");
+  if (ctx.legal.some((c) => c.type === "PickCard")) return _("Your move: pick a card to keep (pick {pick} of 7)", { pick: view.pick_number });
+  if (ctx.legal.some((c) => c.type === "BuyCard" || c.type === "FinishPurchases")) return _("Your move: buy cards from your tavern, then finish");
+  const waiting = view.seats.filter((s) => (view.phase === "draft" ? !s.picked : s.purchasing)).map((s) => s.seat);
+  return waiting.length ? waitingFor(waiting, ctx) : null;
 }

@@ -1,0 +1,37 @@
+"""What a player's event stream carries besides challenges (docs/bots.md): its matches started
+(kept on the player's events), and, made by the stream itself from the seat's views, its turns
+and its matches' ends. Each ``type`` is its SSE ``event:`` name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class MatchStarted(msgspec.Struct, tag="match_started"):
+    match_id: str
+    game: str
+    seat: int  # the player's: its token is the one its join (or its challenge's accept) answered
+
+
+class Turn(msgspec.Struct, tag="turn"):
+    match_id: str
+    seat: int
+    version: int
+    view: msgspec.Raw  # the seat's view envelope (as GET /v1/matches/{id}/view), with legal commands
+
+
+class MatchFinished(msgspec.Struct, tag="match_finished"):
+    match_id: str
+    seat: int
+    version: int
+    view: msgspec.Raw  # the seat's last view, its ``result`` set
+
+
+encode = msgspec.json.Encoder().encode
+
+
+def event_type(raw: bytes) -> str:
+    """An event's ``type`` (its SSE event name), read from its JSON."""
+    return str(msgspec.json.decode(raw, type=dict[str, Any])["type"])

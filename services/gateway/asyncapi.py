@@ -1,0 +1,228 @@
+"""/asyncapi.json (AsyncAPI 3.1): a match's two streams, /stream (Server-Sent Events) and /ws (a
+WebSocket): their frames, resuming, keep-alives, the last word of a lost match and the close codes.
+docs/API.md says the same in words.
+
+Every payload is a schema of /openapi.json (the frames are stream_schemas.py's): the document is
+built from ``openapi.document()``, the components its payloads reach carried into AsyncAPI's schema
+dialect (JSON Schema draft 07, whose ``discriminator`` is the property's name, not OpenAPI's
+object), so the two documents cannot disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.gateway import contract
+from services.gateway.contract import Schema, ref
+
+PATH = "/asyncapi.json"
+MATCH = "/v1/matches/{match_id}"
+INTEGER = {"type": "string", "pattern": "^-?[0-9]+$"}
+
+# The payloads of the messages: schemas of /openapi.json (services/gateway/stream_schemas.py)
+PAYLOADS = {
+    "view": "ViewEnvelope",
+    "presence": "PresenceFrame",
+    "lost": "ErrorBody",
+    "wsView": "WsViewFrame",
+    "wsPresence": "WsPresenceFrame",
+    "wsCommand": "WsCommand",
+    "wsAnswer": "WsAnswerFrame",
+}
+
+# The WebSocket's close codes: a refused connection is accepted, then closed with 4000 + the HTTP
+# status the same refusal answers on /stream, the error's code as the reason (ws_endpoint.py).
+CLOSE_CODES = [
+    {"code": 4400, "reason": "bad_last_event_id", "when": "`last_event_id` is not a version number"},
+    {"code": 4401, "reason": "no_token", "when": "neither `Authorization: Bearer` nor `access_token`"},
+    {"code": 4403, "reason": "wrong_token", "when": "a token that is not this match's"},
+    {"code": 4404, "reason": "no_such_match", "when": "no such match"},
+    {
+        "code": 4410,
+        "reason": "match_lost",
+        "when": "the match is lost (its Redis restarted without persistence): on connecting, or closing an open "
+        "socket. Do not reconnect",
+    },
+    {"code": 4429, "reason": "rate_limited", "when": "past a cap of open streams (docs/LIMITS.md)"},
+    {"code": 1001, "reason": "", "when": "the gateway is stopping: reconnect (to another) with `last_event_id`"},
+    {
+        "code": 1009,
+        "reason": "",
+        "when": "a message longer than the commands' body cap (docs/LIMITS.md); the connection is dropped",
+    },
+]
+
+_SSE_FIELDS = "the SSE fields of the event (`event:`, `id:`, `retry:`) as headers; `data:` is the payload"
+
+
+def _sse_fields(event: str | None, with_id: bool) -> Schema:
+    properties: dict[str, Any] = {"event": {"enum": [event]}} if event else {}
+    if with_id:
+        properties["id"] = {**INTEGER, "description": "the view's version: send it back as Last-Event-ID"}
+        properties["retry"] = {**INTEGER, "description": "on the first event only: the reconnection delay, ms"}
+    return {"type": "object", "description": _SSE_FIELDS, "properties": properties, "required": ["event"] * bool(event)}
+
+
+def _message(name: str, summary: str, headers: Schema | None = None) -> Schema:
+    message: Schema = {"name": name, "title": name, "summary": summary}
+    if name in PAYLOADS:
+        message |= {"contentType": "application/json", "payload": ref(PAYLOADS[name])}
+    if headers is not None:
+        message["headers"] = headers
+    return message
+
+
+def _messages() -> dict[str, Schema]:
+    return {
+        "view": _message(
+            "view",
+            "The seat's view, newest only, versions increasing; skip one below the version of your last 200",
+            _sse_fields("view", with_id=True),
+        ),
+        "presence": _message(
+            "presence",
+            "A seat's stream opened or closed: the table with each seat's `connected` (no `id`)",
+            _sse_fields("presence", with_id=False),
+        ),
+        "lost": _message(
+            "lost",
+            "The last event of a stream whose match was lost (no `id`); the answer ends. Do not reconnect",
+            _sse_fields("lost", with_id=False),
+        ),
+        # no payload: a comment line
+        "keepalive": _message("keepalive", "The comment `: keepalive` after 15 s of quiet (SSE clients skip it)"),
+        "goodbye": _message(
+            "goodbye",
+            "`retry: 1000` then the answer ends: the gateway is stopping; reconnect with Last-Event-ID",
+            _sse_fields(None, with_id=True),
+        ),
+        "wsView": _message("wsView", "A view, as /stream sends them"),
+        "wsPresence": _message("wsPresence", "A seat's stream opened or closed"),
+        "wsCommand": _message("wsCommand", "A command of the seat, with an id of the client's"),
+        "wsAnswer": _message("wsAnswer", "The answer to a command, carrying its id"),
+    }
+
+
+def _channels() -> dict[str, Schema]:
+    match_id = {"description": "the match's id (POST /v1/matches answers it)"}
+    token = "a seat's token, or the spectator's"
+    return {
+        "stream": {
+            "address": MATCH + "/stream",
+            "title": "GET /v1/matches/{match_id}/stream",
+            "description": "Server-Sent Events (`text/event-stream`) to a GET with `Authorization: Bearer <token>` "
+            f"({token}). The current view first, then each newer one. Resume: reconnect with `Last-Event-ID: "
+            "<the last id>`: the current view comes at once if newer, nothing older (400 `bad_last_event_id` "
+            "if not a number). A stream quiet for 15 s gets a `: keepalive` comment. Refusals are HTTP answers "
+            "(`ErrorBody`): 401, 403, 404, 410 `match_lost`, 429 `rate_limited` with Retry-After.",
+            "servers": [{"$ref": "#/servers/http"}],
+            "parameters": {"match_id": match_id},
+            "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in _SSE},
+            "x-resume": {"header": "Last-Event-ID", "value": "the `id` of the last `view` event received"},
+        },
+        "ws": {
+            "address": MATCH + "/ws",
+            "title": "GET /v1/matches/{match_id}/ws",
+            "description": f"A WebSocket of text frames of JSON: views and presence as /stream's, and the seat's "
+            f"commands with their answers. The token ({token}) as `Authorization: Bearer` or `?access_token=` "
+            "(browsers cannot set headers on a WebSocket). Resume: reconnect with `?last_event_id=<the last "
+            "view's version>`. Keep-alives are the protocol's own pings. A refused connection is accepted and "
+            "closed with 4000 + the HTTP status, the error's code as the reason (`x-close-codes`).",
+            "servers": [{"$ref": "#/servers/ws"}],
+            "parameters": {"match_id": match_id},
+            "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in _WS},
+            "bindings": {
+                "ws": {
+                    "method": "GET",
+                    "query": {
+                        "type": "object",
+                        "properties": {
+                            "access_token": {"type": "string", "description": token},
+                            "last_event_id": {**INTEGER, "description": "resume: only views newer than this"},
+                        },
+                    },
+                    "headers": {
+                        "type": "object",
+                        "properties": {"Authorization": {"type": "string", "description": f"Bearer: {token}"}},
+                    },
+                    "bindingVersion": "0.1.0",
+                }
+            },
+            "x-resume": {"query": "last_event_id", "value": "the `version` of the last view received"},
+            "x-close-codes": CLOSE_CODES,
+        },
+    }
+
+
+_SSE = ("view", "presence", "lost", "keepalive", "goodbye")
+_WS = ("wsView", "wsPresence", "wsCommand", "wsAnswer")
+
+
+def _messages_of(channel: str, names: tuple[str, ...]) -> list[Schema]:
+    return [{"$ref": f"#/channels/{channel}/messages/{name}"} for name in names]
+
+
+def _operations() -> dict[str, Schema]:
+    return {
+        "streamViews": {
+            "action": "send",
+            "channel": {"$ref": "#/channels/stream"},
+            "summary": "The gateway sends a seat's (or the spectator's) views as Server-Sent Events",
+            "messages": _messages_of("stream", _SSE),
+            "bindings": {"http": {"method": "GET", "bindingVersion": "0.3.0"}},
+        },
+        "socketViews": {
+            "action": "send",
+            "channel": {"$ref": "#/channels/ws"},
+            "summary": "The gateway sends views and presence on the socket",
+            "messages": _messages_of("ws", ("wsView", "wsPresence")),
+        },
+        "socketCommands": {
+            "action": "receive",
+            "channel": {"$ref": "#/channels/ws"},
+            "summary": "The gateway takes a seat's commands on the socket and answers each (a spectator's: 403)",
+            "messages": _messages_of("ws", ("wsCommand",)),
+            "reply": {"channel": {"$ref": "#/channels/ws"}, "messages": _messages_of("ws", ("wsAnswer",))},
+        },
+    }
+
+
+def dialect(node: Any) -> Any:
+    """A schema of /openapi.json in AsyncAPI's schema dialect: OpenAPI's ``discriminator`` object
+    becomes its property's name, 2020-12's ``prefixItems`` draft 07's ``items`` array."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "discriminator" and isinstance(value, dict):
+                out[key] = value["propertyName"]
+            elif key == "prefixItems":
+                out["items"] = dialect(value)
+            else:
+                out[key] = dialect(value)
+        return out
+    if isinstance(node, list):
+        return [dialect(item) for item in node]
+    return node
+
+
+def document(openapi: dict[str, Any]) -> dict[str, Any]:
+    """The AsyncAPI document of the streams, its schemas those of ``openapi`` (/openapi.json)."""
+    schemas = contract.reachable(list(PAYLOADS.values()), openapi["components"]["schemas"])
+    version = openapi["info"]["version"]
+    return {
+        "asyncapi": "3.1.0",
+        "info": {
+            "title": "Tavern: a match's streams",
+            "version": version,
+            "description": "The views of a match as Server-Sent Events (`/stream`) and on a WebSocket (`/ws`, "
+            "commands too). Every payload is a schema of /openapi.json (the same version of the API); "
+            "docs/API.md says the same in words.",
+        },
+        "servers": {
+            "http": {"host": "{host}", "protocol": "http", "variables": {"host": {"default": "127.0.0.1:8000"}}},
+            "ws": {"host": "{host}", "protocol": "ws", "variables": {"host": {"default": "127.0.0.1:8000"}}},
+        },
+        "channels": _channels(),
+        "operations": _operations(),
+        "components": {"schemas": dialect(dict(sorted(schemas.items()))), "messages": _messages()},
+    }

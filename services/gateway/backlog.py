@@ -1,0 +1,64 @@
+"""What a stream (SSE, WebSocket) has written and its client has not yet taken, and the cut of a
+stream whose client does not read.
+
+A send only waits once the server's own write buffer is past its high-water mark, and the kernel
+takes far more first: a send queue that grows to megabytes, and the client's receive window, so a
+client that never reads held a whole match's views before any send waited (issue 38). So the
+stream loop (streams.py) counts the bytes still on this side, the transport's buffer and the
+socket's send queue (``SIOCOUTQ``: written and not acknowledged by the client's TCP), and sends
+nothing more while they are past ``TAVERN_STREAM_UNSENT_BYTES``; a stream that does not drain
+below it within the send timeout is cut: its socket reset (``SO_LINGER`` 0), so that neither
+the transport nor the kernel keeps its bytes for a client that will not take them.
+
+The transport is the one uvicorn's ``receive`` belongs to (its request cycle, or its WebSocket
+protocol), as intake.arrived finds it; under any other server there is none: nothing is counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import socket
+import struct
+import termios
+from typing import Any
+
+POLL_S = 0.25  # how often a stream past its cap looks again: only such streams poll
+_INT = struct.Struct("i")
+
+
+class Backlog:
+    def __init__(self, receive: Any, cap: int) -> None:
+        self.cap = cap  # 0: no cap
+        self.cut_off = False  # cut: nothing more is sent, not even a close
+        owner = getattr(receive, "__self__", None)
+        self._transport: Any = getattr(owner, "transport", None)
+        sock = self._transport.get_extra_info("socket") if self._transport is not None else None
+        self._socket: Any = sock
+        self._fd = sock.fileno() if sock is not None else -1
+
+    def unsent(self) -> int:
+        """The bytes written and not yet taken by the client's side: 0 when not known."""
+        if self._transport is None:
+            return 0
+        held = int(self._transport.get_write_buffer_size())
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):  # not a socket the kernel counts for (or closed meanwhile)
+                held += _INT.unpack(fcntl.ioctl(self._fd, termios.TIOCOUTQ, b"\0" * _INT.size))[0]
+        return held
+
+    async def room(self) -> None:
+        """Until what is unsent is within the cap (the caller bounds the wait)."""
+        while self.cap and self.unsent() > self.cap:
+            await asyncio.sleep(POLL_S)
+
+    def cut(self) -> None:
+        """Reset the connection now, dropping what it still holds (the client does not read)."""
+        self.cut_off = True
+        if self._transport is None:
+            return
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self._transport.abort()

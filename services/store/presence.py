@@ -1,0 +1,49 @@
+"""Who has an open stream of which seat, per match and gateway (presence.lua beside it).
+
+Each gateway notes its open streams' seats in the match's presence hash (``keys.presence``: field
+``{seat}:{gateway}``, refreshed while the stream is open), one field per gateway, so a seat
+streaming through two gateways stays connected until its last stream closes. When a seat's first
+stream anywhere opens, or its last closes, ``notices.MOVED`` is published on the match's own
+channel (``keys.notices``) for the gateways streaming it to read the hash again. A gateway that
+dies without closing its streams leaves fields that lapse after their time to live."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from services.store import keys, resp
+from services.store.clients import Events
+from services.store.event_store import Call, reply, run_scripts, script
+from services.store.notices import MOVED
+
+Seats = frozenset[int]
+
+
+class Presence:
+    def __init__(self, redis: Events, link: resp.Link, gateway: str, ttl_s: float) -> None:
+        self.redis = redis
+        self.link = link  # the events' Redis, for the script and the notice
+        self.gateway = gateway
+        self.ttl_s = ttl_s
+        self._script = redis.register_script(script(Path(__file__).parent / "presence.lua"))
+
+    async def mark(self, match_id: str, seat: int, here: bool) -> Seats:
+        """Note this gateway's stream of ``seat`` as open (or refreshed) or closed; answers the seats
+        connected now, and tells the gateways streaming the match if the seat's being connected changed."""
+        args = [seat, self.gateway, time.time(), self.ttl_s, int(here)]
+        (answer,) = await run_scripts(self.link, [Call(self._script, [keys.presence(match_id)], args)])
+        changed, *fields = reply(answer)
+        if changed:
+            (published,) = await self.link.exchange([["SPUBLISH", keys.notices(match_id), MOVED]])
+            reply(published)
+        return _seats(fields)
+
+    async def read(self, match_id: str) -> Seats:
+        now = time.time()
+        fields = await self.redis.hgetall(keys.presence(match_id))
+        return _seats([name for name, until in fields.items() if float(until) >= now])
+
+
+def _seats(fields: list[bytes]) -> Seats:
+    return frozenset(int(name.split(b":", 1)[0]) for name in fields)

@@ -1,0 +1,130 @@
+"""The RQ workers that run the projector's jobs (jobs.py), and their heartbeat.
+
+The worker class is ``SimpleWorker``: a job runs in the worker's own process. The forking
+``Worker`` costs a fork per job (milliseconds, ~65 jobs/s on this machine against ~280) and each
+child would start with a cold fold cache and fresh Redis connections; our jobs are short Python
+folds plus Redis I/O, and a crash loses nothing (leases, redo from the log), so the isolation a
+fork buys is not worth its latency. Jobs are coroutines run on the process's resident event
+loop (its connections and caches live across jobs); the RQ job function only hands them over.
+
+Each worker gets a connection of its own (``Connections.rq_connection``): its blocking dequeue
+waits ``dequeue_s`` and its socket timeout is longer, which a shared client's must not be."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rq import Queue, SimpleWorker
+from rq.timeouts import TimerDeathPenalty
+
+from services.ops import logs, stopping
+from services.store.outage import STORE_ERRORS
+from services.store.projector_queue import BEAT_S, ProjectorQueue
+
+log = logs.get("tavern.worker")
+
+
+async def beat_forever(queue: ProjectorQueue) -> None:
+    """Say this worker lives, every ``BEAT_S``, until cancelled; an outage only skips beats."""
+    name = f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
+    while True:
+        with contextlib.suppress(*STORE_ERRORS):  # a worker without Redis is not alive to /readyz: right
+            await queue.beat(name)
+        await asyncio.sleep(BEAT_S)
+
+
+class ResidentWorker(SimpleWorker):
+    """``tavern worker``'s RQ worker: jobs in this process, a dequeue of ``dequeue_s`` at a time,
+    and after losing Redis while waiting, a retry at least every ``max_connection_wait_time``
+    (RQ's own back-off grows to a minute, which a worker would then sleep after Redis is back)."""
+
+    max_connection_wait_time = 2.0
+    dequeue_s = 30
+    stop_s = 8.0
+    on_stop: Callable[[], None] = staticmethod(lambda: None)  # a job waiting for work lets go (the runtime's)
+
+    @property
+    def dequeue_timeout(self) -> int:
+        return self.dequeue_s
+
+    def request_stop(self, signum: Any, frame: Any) -> None:
+        stopping.exit_after(self.stop_s)  # the job in hand ends first, within the bound
+        self.on_stop()
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call]  # (rq types its methods loosely)
+
+    def teardown(self) -> None:
+        # a dequeue cut off by SIGTERM leaves its connection in the pool, its reply still to come; a
+        # Sentinel one is not closed on that (redis-py's SentinelManagedConnection reads with
+        # disconnect_on_error=False) and teardown's commands would wait for that reply: drop it
+        self.connection.connection_pool.disconnect(inuse_connections=False)
+        super().teardown()  # type: ignore[no-untyped-call]
+
+    @property
+    def stop_requested(self) -> bool:
+        """A signal asked it to stop (else it quit on an error)."""
+        return self._shutdown_requested_date is not None
+
+
+class ThreadWorker(ResidentWorker):
+    """A SimpleWorker that runs in a thread of the gateway (the embedded default): no signal
+    handlers (only a main thread may install them) and a timer for job timeouts."""
+
+    death_penalty_class = TimerDeathPenalty
+    dequeue_s = 1  # so that stop() takes effect within a second
+    thread: threading.Thread
+    beat: asyncio.Task[None]
+
+    def _install_signal_handlers(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        """Stop after the current job or wait for one (a daemon thread: it never holds up exit)."""
+        self._stop_requested = True
+        self.on_stop()
+        self.beat.cancel()
+
+
+def start_thread_worker(rq: Queue, beats: ProjectorQueue, on_stop: Callable[[], None]) -> ThreadWorker:
+    """A worker of ``rq`` (on a connection of its own) in a thread, beating on this event loop;
+    ``on_stop``: what its stop asks of the job in hand."""
+    worker = ThreadWorker([rq], connection=rq.connection)
+    worker.on_stop = on_stop
+    worker.thread = threading.Thread(
+        target=worker.work, kwargs={"with_scheduler": False, "logging_level": "WARNING"}, daemon=True
+    )
+    worker.thread.start()
+    worker.beat = asyncio.get_running_loop().create_task(beat_forever(beats))
+    return worker
+
+
+def serve_in_thread(rq: Queue, instance: int, dequeue_s: int, stop: threading.Event) -> threading.Thread:
+    """``tavern worker``'s RQ worker of queue instance ``instance`` (beyond the first, which its main
+    thread serves): in a daemon thread, started again after a back-off when RQ quits on a Redis
+    error, until ``stop`` is set. Its job in hand lets go when the process stops (the runtime's
+    flag, set by the main thread's worker); the thread itself ends with the process."""
+
+    def serve() -> None:
+        pause = 0.5
+        while not stop.is_set():
+            began = time.monotonic()
+            try:
+                worker = ThreadWorker([rq], connection=rq.connection)
+                worker.dequeue_s = dequeue_s
+                worker.work(with_scheduler=False, logging_level="WARNING")
+            except STORE_ERRORS as problem:  # outside RQ's loop: meeting Redis, registering the worker
+                log.warning("worker_lost_redis", error=str(problem), queue=instance)
+            pause = 0.5 if time.monotonic() - began > 30 else min(pause * 2, 8.0)
+            if not stop.is_set():
+                log.warning("worker_restarting", after_s=pause, queue=instance)
+            stop.wait(pause)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return thread

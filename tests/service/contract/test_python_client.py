@@ -1,0 +1,134 @@
+"""The Python client package (clients/python, installed by `make test`'s virtualenv): its models
+are /openapi.json's messages, its version the API's, and it plays a whole match against a real
+gateway, one seat with the sync client over Server-Sent Events (cut and resumed midway), another
+with the asyncio client on the WebSocket, and reads the log and the replay of the end."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+
+import msgspec
+import pytest
+import tavern_games_client as client
+from tavern_games_client import models
+
+from tools import clients
+
+pytestmark = pytest.mark.anyio
+# each model and the component of /openapi.json it reads (a game's, for the game-typed envelopes)
+MODELS = {
+    models.SeatToken: "SeatToken",
+    models.MatchCreated: "MatchCreated",
+    models.ErrorDetail: "ErrorDetail",
+    models.ErrorBody: "ErrorBody",
+    models.TablePlayer: "TablePlayer",
+    models.ViewEnvelope: "heros-tavern.ViewEnvelope",
+    models.Accepted: "heros-tavern.Accepted",
+    models.PresenceFrame: "PresenceFrame",
+    models.WsAnswerFrame: "WsAnswerFrame",
+    models.WsViewFrame: "WsViewFrame",
+    models.WsPresenceFrame: "WsPresenceFrame",
+    models.PlayerCreated: "PlayerCreated",
+    models.Joined: "Joined",
+    models.Started: "Started",
+}
+
+
+def test_the_models_are_the_contracts_messages_and_the_version_the_apis():
+    from services.gateway import openapi
+
+    document = openapi.document()
+    components = document["components"]["schemas"]
+    for model, name in MODELS.items():
+        (own,), defs = msgspec.json.schema_components([model])
+        mine = defs[own["$ref"].split("/")[-1]]
+        theirs = components[name]
+        assert set(mine["properties"]) == set(theirs["properties"]), name
+        assert set(mine.get("required", [])) == set(theirs.get("required", [])), name
+    assert document["info"]["version"] == client.API_VERSION
+    for path, version in clients.versions(document).items():  # both packages', the API's version
+        found = re.search(clients.VERSIONS[path][0], path.read_text(), re.MULTILINE)
+        assert found is not None and found.group(1) == version, f"{path}: run make clients"
+
+
+def play_over_sse(base: str, match_id: str, token: str, seed: int) -> tuple[models.ViewEnvelope, int, int]:
+    """Seat ``token`` with the sync client: its stream's views, a random element of legal on each not
+    older than its last 200; the stream cut after 5 commands and resumed from the last id."""
+    rng, heard, sent, last, resumed_at = random.Random(seed), 0, 0, None, -1
+    with client.Tavern(base, token) as seat:
+        for round_ in range(2):
+            for item in seat.stream(match_id, last_event_id=last):
+                if not isinstance(item, models.ViewEnvelope):
+                    continue
+                assert last is None or item.version > last  # resumed: nothing older
+                resumed_at = item.version if round_ == 1 and resumed_at < 0 else resumed_at
+                last = item.version
+                if item.finished:
+                    return item, sent, resumed_at
+                if round_ == 0 and sent == 5:
+                    break  # the connection dropped: resume from the last id
+                if item.version < heard or not item.legal:
+                    continue
+                try:
+                    accepted = seat.send(match_id, {**rng.choice(item.legal), "expected_version": item.version})
+                except client.TavernError as refused:  # another seat moved first
+                    assert refused.status in (409, 422), refused
+                    continue
+                heard, sent = max(heard, accepted.version), sent + 1
+    raise AssertionError("the stream ended before the match")
+
+
+async def play_over_socket(base: str, match_id: str, token: str, seed: int) -> tuple[models.ViewEnvelope, int]:
+    rng, heard, sent, waiting = random.Random(seed), 0, 0, None
+    async with client.AsyncTavern(base, token) as seat:
+        socket = await seat.socket(match_id)
+        try:
+            async for frame in socket:
+                if isinstance(frame, models.WsAnswerFrame):
+                    assert frame.id == waiting and frame.status in (200, 409, 422), frame
+                    accepted, waiting = frame.accepted(), None
+                    if accepted is not None:
+                        heard, sent = max(heard, accepted.version), sent + 1
+                    continue
+                if not isinstance(frame, models.WsViewFrame):
+                    continue
+                if frame.view.finished:
+                    return frame.view, sent
+                if waiting is None and frame.view.version >= heard and frame.view.legal:
+                    waiting = await socket.send(rng.choice(frame.view.legal))
+        finally:
+            await socket.close()
+    raise AssertionError("the socket closed before the match")
+
+
+async def test_the_package_plays_a_match_to_the_end(gateway):
+    async with client.AsyncTavern(gateway) as service:
+        created = await service.create_match("heros-tavern", 3, bots=[2], options={"shopkeeper_cap": True})
+        match_id = created.match_id
+        (sse_end, sse_sent, resumed_at), (ws_end, ws_sent) = await asyncio.wait_for(
+            asyncio.gather(
+                asyncio.to_thread(play_over_sse, gateway, match_id, created.token(0), 1),
+                play_over_socket(gateway, match_id, created.token(1), 2),
+            ),
+            120,
+        )
+        spectator = service.as_token(created.spectator_token)
+        final = await spectator.view(match_id)
+        events = await spectator.events(match_id)
+        await spectator.aclose()
+    assert final.finished and final.result and sse_end.version == ws_end.version == final.version
+    assert sse_sent > 5 and ws_sent > 5 and resumed_at > 0
+    assert [entry["version"] for entry in events] == list(range(1, final.version + 1))
+    assert [player.seat for player in final.players] == [0, 1, 2]
+
+
+def test_refusals_are_typed_errors(gateway):
+    with client.Tavern(gateway) as service, pytest.raises(client.TavernError) as refused:
+        service.create_match("no-such-game", 2)
+    assert refused.value.status == 400 and refused.value.code in ("unknown_game", "bad_request")
+    assert isinstance(refused.value.body, models.ErrorBody)
+    with client.Tavern(gateway, "nope") as stranger, pytest.raises(client.TavernError) as refused:
+        stranger.view("nope")
+    assert refused.value.status in (401, 403, 404)

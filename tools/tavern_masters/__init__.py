@@ -1,0 +1,1 @@
+"""Tavern Masters' design-time tools: the solver that measures the Challenge Chart's levels."""
