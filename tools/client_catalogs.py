@@ -1,8 +1,9 @@
 """Updates the reference client's message catalogs (``make catalogs``; docs/web-client.md): extracts
 every message id of services/gateway/web/**.js (``_("...")``, ``N_("...")``, ``n_("one", "many", n)``,
-Babel's JavaScript extractor) into locales/client.pot, merges it into each language's gettext
-catalog locales/<lang>/LC_MESSAGES/client.po (the translators' file), as tools/catalogs.py does for
-the server's domain, and compiles it to locales/<lang>.json, which the browser loads. ``--check``
+Babel's JavaScript extractor) into services/gateway/catalogs/client.pot, merges it into each
+language's gettext catalog catalogs/<lang>/LC_MESSAGES/client.po (the translators' file, not served),
+as tools/catalogs.py does for the server's domain, and compiles it to web/locales/<lang>.json, which
+the browser loads. ``--check``
 changes nothing and exits 1 when a file is not current."""
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from babel.messages.extract import extract_from_dir
 from projections.i18n import LANGUAGES
 from tools.catalogs import DATE, HEADER, merged, po_bytes, update
 
-WEB = Path(__file__).resolve().parent.parent / "services" / "gateway" / "web"
-LOCALES = WEB / "locales"
+GATEWAY = Path(__file__).resolve().parent.parent / "services" / "gateway"
+WEB = GATEWAY / "web"
+LOCALES = GATEWAY / "catalogs"  # the gettext sources: outside web/, which is served as it is
+COMPILED = WEB / "locales"
 DOMAIN = "client"
 KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "n_": (1, 2)}
 # a message inside a template literal's ${...} is found too
@@ -77,7 +80,7 @@ def files() -> dict[Path, bytes]:
         catalog = translations(language, ids)
         catalog.creation_date = catalog.revision_date = DATE
         out[LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"] = po_bytes(catalog)
-        out[LOCALES / f"{language}.json"] = compiled(catalog)
+        out[COMPILED / f"{language}.json"] = compiled(catalog)
     return out
 
 

@@ -30,8 +30,10 @@ class PlayerRegistry:
 
     async def add(self, player: Player, token_digest: str) -> None:
         """Keep the player, found by its id and by its token's digest (a bot on the bots' list too)."""
-        fields = {"name": player.name, "created": repr(player.created), "language": player.language}
+        # only what is set is stored: a player kept before bots and languages reads the same
+        fields = {"name": player.name, "created": repr(player.created)}
         fields |= {"bot": "1"} if player.bot else {}
+        fields |= {"language": player.language} if player.language else {}
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(keys.player(player.id), mapping=fields)
             pipe.set(keys.player_token(token_digest), player.id)

@@ -1,4 +1,4 @@
-"""What a page shows that is English: built from the gettext catalogs, the client's (web/locales/)
+"""What a page shows that is English: built from the gettext catalogs, the client's (gateway/catalogs/)
 and the server's (projections/i18n/locales/), English against French.
 
 The rule. A message "leaks" when a visible text of the French page contains a piece of its English
@@ -21,7 +21,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-TREES = (ROOT / "services" / "gateway" / "web" / "locales", ROOT / "projections" / "i18n" / "locales")
+TREES = (ROOT / "services" / "gateway" / "catalogs", ROOT / "projections" / "i18n" / "locales")
 PLACEHOLDER = re.compile(r"\{\w*\}")
 WORD = re.compile(r"(?<![\w{])[^\W\d_]{4,}(?![\w}])")  # letters only: no placeholder's name
 APOSTROPHES = "'\u2019"  # French writes l\u2019API

@@ -10,7 +10,7 @@ import re
 
 from projections.i18n import LANGUAGES
 from tools import client_catalogs
-from tools.client_catalogs import LOCALES, WEB
+from tools.client_catalogs import COMPILED, WEB
 
 
 def test_the_browser_loads_each_language_whole():
@@ -21,7 +21,7 @@ def test_the_browser_loads_each_language_whole():
     assert len(ids) > 300  # the client's texts are found in the code
     singular = {message.id[0] if isinstance(message.id, tuple) else message.id for message in ids if message.id}
     for language in LANGUAGES:
-        messages = json.loads((LOCALES / f"{language}.json").read_text())["messages"]
+        messages = json.loads((COMPILED / f"{language}.json").read_text())["messages"]
         assert set(messages) == singular
         categories = set(client_catalogs.plural_categories(client_catalogs.translations(language, ids)))
         forms = [value for value in messages.values() if isinstance(value, dict)]
@@ -29,9 +29,9 @@ def test_the_browser_loads_each_language_whole():
     # French says 0 and 1 in the singular (gettext's n > 1), a million in the plural
     french_forms = client_catalogs.plural_categories(client_catalogs.translations("fr", ids))
     assert french_forms == {"many": 1, "one": 0, "other": 1}
-    french = json.loads((LOCALES / "fr.json").read_text())["messages"]
+    french = json.loads((COMPILED / "fr.json").read_text())["messages"]
     assert french["{count} seat"] == {"many": "{count} places", "one": "{count} place", "other": "{count} places"}
-    english = json.loads((LOCALES / "en.json").read_text())["messages"]
+    english = json.loads((COMPILED / "en.json").read_text())["messages"]
     assert english["{count} seat"] == {"one": "{count} seat", "other": "{count} seats"}
 
 

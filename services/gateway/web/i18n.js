@@ -1,7 +1,7 @@
 // The client's texts in the player's language. The message ids are the English texts, written in
 // the code as _("Waiting for {names}", { names }) and n_("{count} card", "{count} cards", count);
-// tools/client_catalogs.py extracts them with Babel into locales/client.pot, keeps each language's
-// gettext catalog (locales/<lang>/LC_MESSAGES/client.po, the translators' file) and compiles it to
+// tools/client_catalogs.py extracts them with Babel into gateway/catalogs/client.pot, keeps each language's
+// gettext catalog (catalogs/<lang>/LC_MESSAGES/client.po, the translators' file) and compiles it to
 // locales/<lang>.json, which this module loads (docs/web-client.md). Numbers, dates, lists and
 // plural forms follow the language through Intl.
 

@@ -31,3 +31,6 @@ async def test_the_stored_shape_is_a_hash_and_a_string(backend):
     await registry.add(Player("ffff000011112222", "Bo", 12.5), "f" * 64)
     assert await backend.events.hgetall(keys.player("ffff000011112222")) == {b"name": b"Bo", b"created": b"12.5"}
     assert await backend.events.get(keys.player_token("f" * 64)) == b"ffff000011112222"
+    await registry.add(Player("eeee000011112222", "Cy", 13.5, bot=True, language="fr"), "e" * 64)
+    stored = await backend.events.hgetall(keys.player("eeee000011112222"))
+    assert stored == {b"name": b"Cy", b"created": b"13.5", b"bot": b"1", b"language": b"fr"}
