@@ -74,7 +74,7 @@ def test_simulate_help_lists_every_game_with_its_seats_bots_and_options_as_it_ta
         assert f"{game.min_seats} to {game.max_seats} seats" in line
         listed = line.split("bots: ")[1].split(", ")
         assert listed == ["random", *game.bots]
-        assert all(make_bot(game, kind, {}) for kind in listed)  # each one listed is taken (options as recorded before any)
+        assert all(make_bot(game, kind, {}) for kind in listed)  # each one listed is taken ({}: no options)
         for option in game.options:
             (row,) = [row.strip() for row in shown.splitlines() if row.strip().startswith(f"{option.name}=")]
             texts = row.partition("=")[2].split("|")
