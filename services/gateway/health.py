@@ -1,9 +1,11 @@
-"""/livez (the process answers), /readyz (it can do its work: its own links to both Redis answer)
-and /healthz (API.md's; the readiness, status only). Not ready is a 503 with Retry-After: a load
+"""/livez (the process answers), /readyz (it can do its work: its own link to the events' Redis
+answers) and /healthz (API.md's; the readiness, status only). Not ready is a 503 with Retry-After: a load
 balancer sends the gateway no traffic until it is ready again by itself.
 
-Readiness is this process's alone. The projection backlog is reported (``backlog_s``) but does not
-decide it: it is the workers' and the same for every gateway, so a readiness that failed on it
+Readiness is this process's alone. The queue's Redis, the projection backlog and the workers are
+reported (``queue``, ``backlog_s``, ``workers``) but do not decide it: commands are answered with the
+queue away (their dirty marks wait beside the events, services/store/unmarked.py), and all three are
+the workers' and the same for every gateway, so a readiness that failed on it
 would take every gateway out at once while commands and views still answer. It is a metric
 (``tavern_projector_backlog``, ``tavern_projector_backlog_age_seconds``) and an alert
 (``TavernProjectorBehind``, deploy/alerts.yml) instead."""
@@ -26,7 +28,7 @@ from services.runtime import Runtime
 class Readiness(msgspec.Struct):
     status: str  # "ok" or "unavailable"
     redis: str  # "ok", or why REDIS_URL's Redis did not answer
-    queue: str  # the same for the queue's (QUEUE_URL, else REDIS_URL)
+    queue: str  # the same for the queue's (QUEUE_URL, else REDIS_URL); reported, not required
     backlog_s: float  # how long the match waiting longest has had views behind its log (0: none); reported
     workers: int  # workers whose heartbeat is fresh (services/store/rq_workers.py); reported, not required
 
@@ -57,7 +59,7 @@ async def readiness(runtime: Runtime) -> Readiness:
             backlog_s = round(max(0.0, now - oldest), 3) if oldest is not None else 0.0
         except UNANSWERED as problem:
             queue = f"unreachable: {problem or 'no reply'}"
-    ready = redis == queue == "ok"
+    ready = redis == "ok"
     return Readiness("ok" if ready else "unavailable", redis, queue, backlog_s, workers)
 
 
