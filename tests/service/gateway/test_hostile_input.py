@@ -157,6 +157,8 @@ async def call(app: Any, method: str, path: str, query: bytes, headers: list, bo
 
 
 def test_no_hostile_request_is_answered_500():
+    # limits off: thousands of requests come from one address, and with the shipped buckets most
+    # would stop at 429 before the parsing they attack (the limits have their own tests/service/limits)
     limits = Limits(creates_per_s=0, commands_per_s_token=0, commands_per_s_address=0, open_matches=0)
     app = create_app(Settings(redis_url=None, queue_url=None, queue_name=f"h-{uuid.uuid4().hex[:8]}", limits=limits),
                      embedded_worker=False)
