@@ -46,7 +46,7 @@ class TimedOut(Command, frozen=True):
     limit: int = 3  # timeouts in a row before the seat is given up
     forfeit: bool = False  # at the limit: concede (True) or be played by a bot for good (False)
     # the bot that picks the move: its kind (``Game.bots``, or "random"), with "@N" past its first
-    # generation (``bot_label``); logs from before it was named were played by the greedy bot's first
+    # generation (``bot_label``); logs from before it was named were played by greedy, generation 1
     bot: str = "greedy"
 
 
