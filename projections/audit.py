@@ -16,7 +16,9 @@ Checks, in this order, stopping at the first failure with the line and the reaso
    refused without the rest of the log having to be kept elsewhere;
 5. the rules: the opening events are what ``begin`` draws from the seed at version 0, and every
    command, decided again against the state folded so far with the random stream of its
-   position, gives exactly the events recorded for it; the log ends with the match over.
+   position, gives exactly the events recorded for it (a timed-out move chosen by a bot generation
+   this release does not have: the events of one of the seat's legal moves, counted in the report);
+   the log ends with the match over.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -107,6 +110,9 @@ class Report:
     entropy_seats: list[int]  # whose entropy was folded into the seed
     signature: str  # what vouches for the log's end: the signature verified, or why it was not
     receipts: int  # how many receipts (and a last hash) were checked against their entries
+    # timed-out moves chosen by a bot generation this release does not have: checked to be one of
+    # the seat's legal moves, not decided again
+    legality_only: int = 0
 
 
 # what a malformed line makes msgspec raise: invalid UTF-8 in a string is a UnicodeDecodeError,
@@ -351,9 +357,34 @@ def _opening_seed(chain: Chain, opening: list[Entry]) -> str:
     return effective_seed(chain.header.seed, cause.entropy)
 
 
-def verify_rules(chain: Chain) -> tuple[int, int, Result]:
+def _decided(game: Game, state: Any, command: Any, seat: int, rng: Callable[[], Rng],
+             run: list[Entry]) -> tuple[list[Event], bool]:
+    """The events the rules give the command, and whether they were only found among its legal
+    alternatives (a timeout by a bot generation this release does not have: the recorded events,
+    when one of the seat's legal moves gives them)."""
+    first = run[0]
+    recorded = [entry.event for entry in run]
+    try:
+        ways = game.alternatives(state, command, seat, rng) if game.alternatives else None
+        if ways is None:
+            return game.decide(state, command, seat, rng()), False
+        found = any(way == recorded for way in ways)
+    except RulesError as refusal:
+        reason = f"the rules refuse this command: {refusal}"
+        raise AuditFailure(first.line, first.envelope.version, reason) from refusal
+    except Exception as crash:  # a forged command the game never expected: still a named failure
+        reason = f"the rules cannot decide this command: {type(crash).__name__}: {crash}"
+        raise AuditFailure(first.line, first.envelope.version, reason) from crash
+    if not found:
+        raise AuditFailure(first.line, first.envelope.version, f"seat {seat}'s {type(command).__name__} at version "
+                           f"{first.envelope.version - 1}, by a bot generation this release does not have, gives "
+                           "the events of none of its legal moves")
+    return recorded, True
+
+
+def verify_rules(chain: Chain) -> tuple[int, int, int, Result]:
     """Step 4: every event decided again from the seed and the recorded commands.
-    Answers (opening events, commands, result)."""
+    Answers (opening events, commands, those checked for legality only, result)."""
     game, entries = chain.game, chain.entries
     state = game.initial(chain.setup)
     count = 0
@@ -364,7 +395,7 @@ def verify_rules(chain: Chain) -> tuple[int, int, Result]:
     _compare(game.begin(state, Rng(seed, 0)), opening, "the opening deal from the seed")
     for entry in opening:
         state = game.evolve(state, entry.event)
-    commands = 0
+    commands = legality_only = 0
     for run in _groups(entries[len(opening) :]):
         first = run[0]
         command, seat = _command(game, first, chain.charter.seats)
@@ -372,22 +403,16 @@ def verify_rules(chain: Chain) -> tuple[int, int, Result]:
             if entry.envelope.command != first.envelope.command:
                 raise AuditFailure(entry.line, entry.envelope.version, "one command id with two different commands")
         before = first.envelope.version - 1
-        try:
-            decided = game.decide(state, command, seat, Rng(seed, before))
-        except RulesError as refusal:
-            reason = f"the rules refuse this command: {refusal}"
-            raise AuditFailure(first.line, first.envelope.version, reason) from refusal
-        except Exception as crash:  # a forged command the game never expected: still a named failure
-            reason = f"the rules cannot decide this command: {type(crash).__name__}: {crash}"
-            raise AuditFailure(first.line, first.envelope.version, reason) from crash
+        decided, alternative = _decided(game, state, command, seat, partial(Rng, seed, before), run)
         _compare(decided, run, f"seat {seat}'s {type(command).__name__} at version {before}")
+        legality_only += alternative
         for entry in run:
             state = game.evolve(state, entry.event)
         commands += 1
     result = game.result(state)
     if result is None:
         raise AuditFailure(*_where(entries[-1] if entries else None), "the log ends before the match is over")
-    return len(opening), commands, result
+    return len(opening), commands, legality_only, result
 
 
 def audit(
@@ -397,11 +422,11 @@ def audit(
     chain = verify_chain(data, games, now)
     verify_seed(chain)
     signature = verify_head(chain, anchors)
-    opening, commands, result = verify_rules(chain)
+    opening, commands, legality_only, result = verify_rules(chain)
     charter = chain.charter
     last = chain.entries[-1].hash
     return Report(
         charter.match_id, charter.game, charter.rules_version, charter.seats,
         len(chain.entries), opening, commands, last, result, charter.entropy_seats,
-        signature, len(anchors.receipts) + (anchors.last_hash is not None),
+        signature, len(anchors.receipts) + (anchors.last_hash is not None), legality_only,
     )

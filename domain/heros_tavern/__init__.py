@@ -53,4 +53,6 @@ GAME: Game[State, HtCommand, HtEvent] = Game(
     hidden=views.hidden,
     result=rules.result,
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options)},
+    # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts
+    bot_generations={"search": 2},
 )

@@ -27,7 +27,7 @@ so ``evolve`` never draws.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -121,6 +121,13 @@ class Game(Generic[S, C, E]):
     # Bot[Any]: a game's own bots choose among its commands, the kernel's Search among any Command;
     # each made for a match's options (all filled in), which a bot that models the rules plays by
     bots: Mapping[str, Callable[[Mapping[str, Any]], Bot[Any]]] = field(default_factory=dict)
+    # Each kind's generation, bumped whenever its moves change (a kind not named: its first): a
+    # timed-out move is decided again by the audit only under the generation that chose it.
+    bot_generations: Mapping[str, int] = field(default_factory=dict)
+    # For a command the rules can no longer decide again exactly (a timed-out move chosen by a bot
+    # generation this release does not have, domain/kernel/online.py): the events of each legal way it
+    # may have gone, from fresh random streams of its position; None for a command decided exactly.
+    alternatives: Callable[[S, C, Seat, Callable[[], Rng]], Iterator[list[E]] | None] | None = None
     # The rules version a match records at creation. An event schema change bumps it and adds an
     # upcaster keyed (old version, event type): event JSON object at that version -> the next version's.
     rules_version: int = 1

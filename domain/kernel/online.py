@@ -12,14 +12,18 @@ of timeouts. Being the rules' own commands and events, these acts are replayed a
   commands now). The bot the command names picks that seat's move, drawn from the rules' random
   stream so the audit picks it again (a bot decides from the view and a seed alone, within a fixed
   amount of work, never a clock); at the ``limit``-th timeout in a row the seat is taken over by a bot for good,
-  or concedes if ``forfeit``. A seat acting itself ends its run of timeouts.
+  or concedes if ``forfeit``. A seat acting itself ends its run of timeouts. The command names the
+  bot's generation too (``bot_label``): a bot of another generation than this release's cannot
+  pick its move again, so the rules refuse to decide it, and the audit takes it as any legal move
+  (``alternatives``: the events of each).
 - ``Abandon``: a system command the service sends once every played seat has gone and a grace
   period has passed; the match ends with no winner.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -41,8 +45,8 @@ class Leave(Command, frozen=True):
 class TimedOut(Command, frozen=True):
     limit: int = 3  # timeouts in a row before the seat is given up
     forfeit: bool = False  # at the limit: concede (True) or be played by a bot for good (False)
-    # the kind of bot that picks the move (``Game.bots``, or "random"); logs from before it was named
-    # were played by the greedy bot, which their audit plays again
+    # the bot that picks the move: its kind (``Game.bots``, or "random"), with "@N" past its first
+    # generation (``bot_label``); logs from before it was named were played by greedy, generation 1
     bot: str = "greedy"
 
 
@@ -85,6 +89,30 @@ class OnlineState(msgspec.Struct, frozen=True):
     left: tuple[Seat, ...] = ()  # walked away (Leave), as opposed to timed out or conceded
     abandoned: bool = False
     options: dict[str, Any] = {}  # the match's, for the bot that plays a timed-out seat
+
+
+# a kind, then "@" and a generation from 2 on (the first has no suffix: the logs from before generations)
+_LABEL = re.compile(r"(?P<kind>[^@]+)(?:@(?P<generation>[2-9]|[1-9][0-9]+))?")
+
+
+def bot_label(game: AnyGame, kind: str) -> str:
+    """How a ``TimedOut`` names this release's bot of that kind: its kind, and its generation from
+    the second on."""
+    generation = _generation(game, kind)
+    return kind if generation == 1 else f"{kind}@{generation}"
+
+
+def _generation(game: AnyGame, kind: str) -> int:
+    return game.bot_generations.get(kind, 1)  # a kind the game does not name: its first
+
+
+def _read_label(label: str) -> tuple[str, int]:
+    """The kind and generation a ``TimedOut``'s ``bot`` names."""
+    found = _LABEL.fullmatch(label)
+    if found is None:
+        raise RulesError("bad_bot_label", "{label!r} names no bot: a kind, then @ and a generation from 2",
+                         label=label)
+    return found["kind"], int(found["generation"] or 1)
 
 
 def bot_seats(state: Any) -> set[Seat]:
@@ -152,16 +180,47 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
         events = game.decide(state.inner, command, seat, rng)
         return [StreakEnded(seat=seat), *events] if state.streaks[seat] else events
 
-    def timed_out(state: OnlineState, command: TimedOut, seat: Seat, rng: Rng) -> list[Event]:
+    def due(state: OnlineState, command: TimedOut, seat: Seat) -> tuple[list[Command], Bot[Any], bool]:
+        """The seat's legal commands, the bot the command names, and whether it is this release's
+        generation of it (the refusals of a timeout that cannot be)."""
         legal = game.legal(state.inner, seat)
         if not legal:
             raise RulesError("not_due", "this seat has nothing to do: it cannot time out")
         if command.limit < 1:
             raise RulesError("bad_limit", "a timeout limit is at least 1")
+        kind, generation = _read_label(command.bot)
+        bot = bots(kind, state.options)  # refuses a kind the game does not have
+        return legal, bot, generation == _generation(game, kind)
+
+    def timed_out(state: OnlineState, command: TimedOut, seat: Seat, rng: Rng) -> list[Event]:
+        legal, bot, current = due(state, command, seat)
+        if not current:
+            raise RulesError("other_bot_generation", "{bot} is not a bot of this release: its move cannot be "
+                             "chosen again", bot=command.bot)
+        move = bot.choose(game.view(state.inner, seat), legal, Rng(_bot_seed(rng), 0, f"bot:{seat}"))
+        return played(state, command, seat, move, rng)
+
+    def alternatives(state: OnlineState, command: Command, seat: Seat,
+                     rngs: Callable[[], Rng]) -> Iterator[list[Event]] | None:
+        """A timeout played by another generation of its bot than this release's: the events of
+        each legal move, any of which it may have chosen (None for any other command)."""
+        if not isinstance(command, TimedOut) or result(state) is not None:
+            return None
+        legal, _, current = due(state, command, seat)
+        if current:
+            return None
+
+        def each() -> Iterator[list[Event]]:
+            for move in legal:
+                rng = rngs()
+                _bot_seed(rng)  # the rules' stream as the move found it
+                yield played(state, command, seat, move, rng)
+
+        return each()
+
+    def played(state: OnlineState, command: TimedOut, seat: Seat, move: Command, rng: Rng) -> list[Event]:
+        """The events of a timeout whose move is ``move``, the rules' stream past the bot's seed."""
         streak = state.streaks[seat] + 1
-        # the bot's own random stream, drawn from the rules' stream: the audit draws it again
-        bot = bots(command.bot, state.options)
-        move = bot.choose(game.view(state.inner, seat), legal, Rng(str(rng.below(2**62)), 0, f"bot:{seat}"))
         events: list[Event] = [SeatTimedOut(seat=seat, streak=streak), *game.decide(state.inner, move, seat, rng)]
         if streak >= command.limit and seat not in state.taken:
             events.append(Conceded(seat=seat) if command.forfeit else TakenOver(seat=seat, reason="timeouts"))
@@ -200,7 +259,14 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
         views=None if inner_views is None else (lambda state: inner_views(state.inner)),
         automatic=automatic,
         sealed=sealed,
+        alternatives=alternatives,
     )
+
+
+def _bot_seed(rng: Rng) -> str:
+    """The seed of a timed-out seat's bot's own stream, drawn first from the rules' stream (so the
+    audit draws it again)."""
+    return str(rng.below(2**62))
 
 
 def _conceded_last(inner: Result, conceded: tuple[Seat, ...]) -> Result:

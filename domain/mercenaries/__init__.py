@@ -42,4 +42,6 @@ GAME: Game[State, MercenariesCommand, MercenariesEvent] = Game(
     result=result,
     bots={"greedy": lambda options: GreedyBot(), "careful": lambda options: CarefulBot(),
           "search": lambda options: search_bot(GAME, options)},
+    # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts
+    bot_generations={"search": 2},
 )

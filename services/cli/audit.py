@@ -86,6 +86,9 @@ def run_audit(
     print(f"  seed: matches its commitment{entropy}")
     print(f"  rules: {report.opening_events} opening events drawn again from the seed,")
     print(f"         {report.commands} commands decided again, every event the same")
+    if report.legality_only:
+        print(f"         but {report.legality_only} timed-out move(s), by a bot generation this release does not"
+              " have: checked for legality only")
     print(f"  result: winners {winners}")
     print(f"  end: {report.signature}; {report.receipts} receipt(s) or last hash checked")
     return 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games import fallback_bot
-from domain.kernel.online import Abandon, TimedOut, bot_seats, left_seats
+from domain.kernel.online import Abandon, TimedOut, bot_label, bot_seats, left_seats
 from services.commands import clocks
 from services.commands.folds import Folded, Folds
 from services.commands.handling import Handler
@@ -126,7 +126,8 @@ class Timeouts:
         for seat, deadline in sorted(deadlines(match, folded).items()):
             if deadline > now:
                 continue
-            command = TimedOut(limit=match.clock.limit, forfeit=match.clock.forfeit, bot=fallback_bot(match.game))
+            bot = bot_label(match.game, fallback_bot(match.game))  # its generation too: the audit's to match
+            command = TimedOut(limit=match.clock.limit, forfeit=match.clock.forfeit, bot=bot)
             answer = await self.handler.submit(
                 match, seat, command, expected=version, idempotency=f"timeout:{version}", system=True
             )

@@ -11,7 +11,7 @@ import pytest
 
 from domain.games import fallback_bot, game_ids, get_game, make_bot
 from domain.kernel import AnyGame, Bot, Rng, Setup, Table, bot_turn
-from domain.kernel.online import TimedOut, online
+from domain.kernel.online import TimedOut, bot_label, online
 from domain.kernel.search import Search
 from domain.taverna import GAME as TAVERNA
 from domain.taverna import events as taverna_events
@@ -103,7 +103,7 @@ def test_the_bot_of_a_timed_out_seat_is_made_for_the_matchs_options(game_id):
     played = online(game, bots)
     setup = played.setup(SEATS[game_id], OTHER_OPTIONS[game_id])
     table = Table(played, setup, f"timeout-options-{game_id}")
-    table.submit(table.actors()[0], TimedOut(bot=fallback_bot(game)))
+    table.submit(table.actors()[0], TimedOut(bot=bot_label(game, fallback_bot(game))))
     assert made == [(fallback_bot(game), setup.options)]
 
 

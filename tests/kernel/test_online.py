@@ -6,7 +6,17 @@ import pytest
 
 from domain.games import game_ids, get_game, make_bot, online_game
 from domain.kernel import RulesError, Table
-from domain.kernel.online import Concede, Conceded, Leave, SeatTimedOut, StreakEnded, TakenOver, TimedOut, bot_seats
+from domain.kernel.online import (
+    Concede,
+    Conceded,
+    Leave,
+    SeatTimedOut,
+    StreakEnded,
+    TakenOver,
+    TimedOut,
+    bot_label,
+    bot_seats,
+)
 from tests.conformance.harness import check_match
 
 
@@ -134,3 +144,38 @@ def test_a_seat_that_gives_up_in_a_match_of_three_ranks_last_whether_it_conceded
     result = t.game.result(t.state)
     assert max(result.standings, key=lambda s: s.rank).seat == seat and seat not in result.winners
     assert sorted(s.rank for s in result.standings)[-1] == 3 and result.details["conceded"] == [seat]
+
+
+def test_a_timeout_names_its_bot_s_generation_from_the_second_on():
+    game = online_game("heros-tavern")
+    assert bot_label(game, "greedy") == "greedy" and bot_label(game, "search") == "search@2"
+    for game_id in game_ids():  # a generation named is a kind the game has, past its first
+        plain = get_game(game_id)
+        assert all(kind in plain.bots and generation >= 2 for kind, generation in plain.bot_generations.items())
+
+
+@pytest.mark.parametrize(("bot", "code"), [
+    ("search", "other_bot_generation"), ("search@3", "other_bot_generation"), ("search@1", "bad_bot_label"),
+    ("search@02", "bad_bot_label"), ("search@", "bad_bot_label"), ("@2", "bad_bot_label"),
+    ("search@2@3", "bad_bot_label"), ("banana@2", "unknown_bot"),
+])
+def test_the_rules_decide_a_timeout_only_by_this_release_s_generation_of_a_bot_it_has(bot, code):
+    t = table("heros-tavern", 3)
+    with pytest.raises(RulesError) as refused:
+        t.submit(t.actors()[0], TimedOut(bot=bot))
+    assert refused.value.code == code
+    assert t.game.alternatives(t.state, TimedOut(bot="search@2"), t.actors()[0], t.rng) is None
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_another_generation_s_timeout_may_have_given_the_events_of_any_legal_move(game_id):
+    """Among them those of the move this release's bot chooses, the rules' stream drawn alike (in
+    Mercenaries, the dice a move rolls)."""
+    t = table(game_id, max(get_game(game_id).min_seats, 2))
+    for _ in range(60):
+        if t.finished:
+            return
+        seat = t.actors()[0]
+        ways = list(t.game.alternatives(t.state, TimedOut(bot="greedy@2", limit=99), seat, t.rng))
+        assert len(ways) == len(t.game.legal(t.state, seat))
+        assert t.submit(seat, TimedOut(bot="greedy", limit=99)) in ways

@@ -14,7 +14,7 @@ import pytest
 
 from domain.games import fallback_bot, game_ids, get_game, make_bot, online_game
 from domain.kernel import Bot, Command, Rng, RulesError, Table, bot_turn, play
-from domain.kernel.online import SeatTimedOut, TimedOut
+from domain.kernel.online import SeatTimedOut, TimedOut, bot_label
 
 SEATS = {"heros-tavern": (3, 5), "tavern-masters": (1, 2, 4), "taverna": (2, 4), "mercenaries": (2,)}
 CASES = [(game_id, seats) for game_id in game_ids() for seats in SEATS[game_id]]
@@ -125,7 +125,7 @@ def test_a_timed_out_seat_is_played_by_the_fallback_bot_and_is_decided_again_ali
     game = online_game(game_id)
     table = Table(game, game.setup(get_game(game_id).min_seats), f"timeout-{game_id}")
     seat = table.actors()[0]
-    command = TimedOut(bot=kind)
+    command = TimedOut(bot=bot_label(game, kind))
     again = game.decide(table.state, command, seat, table.rng())  # what an audit decides
     assert table.submit(seat, command) == again and again[0] == SeatTimedOut(seat=seat, streak=1)
 

@@ -13,8 +13,10 @@ DOMAIN = Path(__file__).resolve().parents[3] / "domain"
 # a message built at refusal time (a template with params, or an f-string) shows as one it really
 # gives; ``example`` checks each against what it stands for, so a changed message cannot leave a stale one
 EXAMPLES = {
+    ("every game", "bad_bot_label"): "'search@1' names no bot: a kind, then @ and a generation from 2",
     ("every game", "bad_option"): "Taverna has no option dirty_deeds",
     ("every game", "bad_seats"): "Taverna seats 2 to 5, not 7",
+    ("every game", "other_bot_generation"): "search is not a bot of this release: its move cannot be chosen again",
     ("every game", "unknown_bot"): "Taverna has no 'clever' bot; bots: random, greedy, search",
     ("every game", "unknown_game"): "no game 'chess'; games: mercenaries, heros-tavern, tavern-masters, taverna",
     ("heros-tavern", "already_purchased"): "ht-food-01 is already yours for good",

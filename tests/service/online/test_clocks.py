@@ -10,9 +10,11 @@ import asyncio
 import msgspec
 import pytest
 
+from domain.games import get_game
+from domain.kernel.online import bot_label
 from projections.audit import audit
 from services.runtime import Runtime
-from tests.audit.forgery import entry_lines
+from tests.audit.forgery import entry_lines, envelopes
 from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token, view
 
@@ -71,7 +73,11 @@ async def test_a_seat_that_never_acts_is_timed_out_then_taken_over_and_the_match
     assert final["players"][0]["bot"] is True and final["players"][0]["clock"] is None
     data, types = await export_types(api, created)
     assert types.count("SeatTimedOut") == 2 and types.count("TakenOver") == 1
-    assert audit(data).result.winners == tuple(final["result"]["winners"])
+    report = audit(data)
+    assert report.result.winners == tuple(final["result"]["winners"])
+    # the fallback bot named with its generation, this release's: both moves decided again
+    bots = {e.command.command["bot"] for e in envelopes(data)[1] if e.command.command and e.type == "SeatTimedOut"}
+    assert bots == {bot_label(get_game("heros-tavern"), "search")} == {"search@2"} and report.legality_only == 0
 
 
 async def _finished(api, created, token):
