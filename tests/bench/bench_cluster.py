@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tests.bench.bench_service import API_KEY, LOAD_FROM_ONE_ADDRESS, measure, run, start, wait_healthy
+from tests.bench.bench_service import API_KEY, CREATES_OFF, measure, run, source_addresses, start, wait_healthy
 from tests.service.conftest import free_port, service_env, start_redis
 from tests.service.redis_cluster import Cluster
 
@@ -32,13 +32,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=2)
     options = parser.parse_args()
+    source_addresses(64)  # as bench_service.py: the load from many addresses, each within its limits
     with tempfile.TemporaryDirectory() as directory:
         workdir = Path(directory)
         log = open(workdir / "services.log", "wb")  # noqa: SIM115 (closed below)
         cluster = Cluster(workdir).start()
         single, single_url = start_redis(workdir)
         queue, queue_url = start_redis(workdir)
-        bench = {"TAVERN_BENCH": "1", "TAVERN_API_KEYS": API_KEY, **LOAD_FROM_ONE_ADDRESS}  # bench_service.py's
+        bench = {"TAVERN_BENCH": "1", "TAVERN_API_KEYS": API_KEY, **CREATES_OFF}  # bench_service.py's
         setups = {
             "single": service_env(single_url, **bench),
             "cluster": service_env(cluster.url, QUEUE_URL=queue_url, TAVERN_QUEUE="wait", **bench),
