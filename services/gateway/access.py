@@ -34,8 +34,11 @@ def by_rule(status: int, refusal: RulesError) -> ApiError:
     return problem
 
 
+LOST = "the store no longer holds this match (it was lost, e.g. in a restart)"  # 410, and a stream's last word
+
+
 def gone(lost: MatchLost) -> ApiError:
-    return ApiError(410, "match_lost", "the store no longer holds this match (it was lost, e.g. in a restart)")
+    return ApiError(410, "match_lost", LOST)
 
 
 async def authorize(runtime: Runtime, match_id: str, authorization: str) -> tuple[Match, int | None]:

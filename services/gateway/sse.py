@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from services.gateway.access import LOST
 from services.gateway.backlog import Backlog
 from services.gateway.hub import Hub, Listener
 from services.gateway.schemas import error
@@ -44,7 +45,7 @@ class Events:
         await self._send({"type": "http.response.body", "body": GOODBYE, "more_body": False})
 
     async def lost(self, match_id: str) -> None:
-        data = error("match_lost", f"the store no longer holds the match {match_id} (it was lost, e.g. in a restart)")
+        data = error("match_lost", LOST)
         await self._send({"type": "http.response.body", "body": b"event: lost\ndata: %s\n\n" % data,
                           "more_body": False})
 

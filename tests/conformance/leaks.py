@@ -284,13 +284,18 @@ def option_sets(game: Game) -> list[dict[str, Any]]:
 
 
 def run(game: Game, matches: int, prefix: str = "leaks", every: int = 4, swaps: int = 1) -> Findings:
-    """``matches`` random matches across seat counts and option sets."""
+    """``matches`` random matches over every pair of seat count and option set in turn: each run of
+    counts x sets matches plays every pair once, and any first ``len(option_sets)`` play every set
+    (at seat counts that vary)."""
     findings = Findings()
     options = option_sets(game)
+    counts = game.max_seats - game.min_seats + 1
     for n in range(matches):
-        seats = game.min_seats + n % (game.max_seats - game.min_seats + 1)
+        pair = n % (counts * len(options))
+        chosen = pair % len(options)
+        seats = game.min_seats + (pair // len(options) + chosen) % counts
         try:
-            setup = game.setup(seats, options[n % len(options)])
+            setup = game.setup(seats, options[chosen])
         except RulesError:  # an option some seat counts refuse (solo modes)
             setup = game.setup(seats)
         check_match(game, setup, f"{prefix}-{n}", findings, every, swaps)
