@@ -19,7 +19,7 @@ if not any(Path(p, "domain").is_dir() for p in sys.path[1:] if p):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from domain.games import game_ids, get_game
-from tests.conformance.leaks import option_sets, run
+from tests.conformance.leaks import COMMANDS, option_sets, run
 
 
 def main() -> None:
@@ -37,6 +37,7 @@ def main() -> None:
         print(
             f"{game_id}: {args.matches} matches over {len(option_sets(game))} option sets, "
             f"{findings.checked} twins compared, {len(findings.found)} findings, "
+            f"{findings.cut} cut at {COMMANDS} commands without an end, "
             f"{time.perf_counter() - started:.0f} s",
             flush=True,
         )

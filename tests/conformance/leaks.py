@@ -57,6 +57,7 @@ class Twin:
 class Findings:
     checked: int = 0  # twins compared
     found: list[str] = field(default_factory=list)
+    cut: int = 0  # matches checked up to COMMANDS without an end
 
     def add(self, what: str) -> None:
         self.found.append(what)
@@ -252,6 +253,11 @@ def _fold(game: Game, state: Any, events: list) -> Any:
     return state
 
 
+# a match random play has not ended by then is checked up to there: Tavern Masters solo without a
+# round cap ends only in a win, which random bots may never reach
+COMMANDS = 5_000
+
+
 def check_match(
     game: Game, setup: Setup, seed: str, findings: Findings, every: int = 4, swaps: int = 1,
     bots: Callable[[], Any] = RandomBot,
@@ -261,7 +267,7 @@ def check_match(
     players = [bots() for _ in range(setup.seats)]
     pick = Rng(seed, 0, "leaks")
     viewers: list[Seat | None] = [*range(setup.seats), None]
-    for _ in range(100_000):
+    for _ in range(COMMANDS):
         if table.finished:
             return table
         move = bot_turn(table, players)
@@ -272,7 +278,8 @@ def check_match(
                 check_twin(game, setup, table.state, twin, viewer, move, table.rng, findings, where)
             check_alternatives(game, setup, table.state, viewer, move, table.rng, pick, findings, where)
         table.submit(*move)
-    raise AssertionError(f"{game.id} {seed}: no end")
+    findings.cut += 1
+    return table
 
 
 def option_sets(game: Game) -> list[dict[str, Any]]:
