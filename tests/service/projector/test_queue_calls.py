@@ -3,7 +3,8 @@
 28.4 measured before the rate limits left the queue and drain jobs waited for work), with one
 queue instance as with two. A count, not a time: tests/bench/bench_queue_failover.py prints it
 too. The shipped settings (every limit on, the default lease); the events on a Redis of their
-own, 12 matches played at once by HTTP clients through one gateway, 2 workers."""
+own, 12 matches played at once by HTTP clients through one gateway (as many on each queue
+instance), 2 workers."""
 
 from __future__ import annotations
 
