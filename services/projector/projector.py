@@ -9,8 +9,9 @@ Coalescing spreads a job's cost over many events and matches: an append marks it
 (services/store/projector_queue.py: a busy match is marked once however many commands arrive)
 and wakes the drain job that always runs on its queue instance, which drains up to ``batch``
 dirty matches at a time, those dirty longest first, as long as there are any, for up to its budget.
-A match is claimed under its job's lease: a worker killed mid-projection leaves the claim to
-expire, the next job puts it back at the front and projects it again from the log; the views of a version
+A match is claimed under its job's lease, by one live job at a time (one marked dirty again
+meanwhile is left to that job): a worker killed mid-projection leaves the claim to expire, the
+next job puts it back at the front and projects it again from the log; the views of a version
 are a pure function of the log, so the redo writes the same views.
 """
 
@@ -141,7 +142,7 @@ class Projector:
             linger = linger_s if linger_s is not None else RESIDENT_CHECK_S
             until = deadline if resident else min(deadline, idle_since + linger)
             if now < until and not self.stopping:
-                await queue.wait(min(until - now, every_s))  # a mark wakes us
+                await queue.wait(token, min(until - now, every_s))  # a mark wakes us
                 continue
             left = await queue.release(token)
             if left is None:

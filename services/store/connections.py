@@ -41,7 +41,7 @@ class QueueLinks:
 
 
 class Connections:
-    queues: list[QueueLinks]  # every queue instance (the first also holds the lifecycle lists and quotas)
+    queues: list[QueueLinks]  # every queue instance (the first also keeps the workers' heartbeats)
     events: Any  # the events' client (redis-py's, fakeredis's, or the ClusterClient)
     queue: Any  # the queue's async client
     queue_sync: Any  # the queue's synchronous client, for RQ's enqueues
@@ -185,7 +185,8 @@ def _queue(settings: Settings, index: int) -> QueueLinks:
 class SentinelBlockingPool(redis.asyncio.sentinel.SentinelConnectionPool, redis.asyncio.BlockingConnectionPool):
     """Sentinel's pool (the master asked for on each new connection), waiting for a free connection
     when all are in use as the other pools do: redis-py's own refuses past 100 ("Too many
-    connections"), which at 200 matches answered commands 503 (their rate check is on the queue)."""
+    connections"), which at 200 matches answered commands 503 (when their rate check was on the
+    queue's Redis; it is on the shards now, and a burst of marks or claims waits here instead)."""
 
 
 def _pooled(url: str, timeouts: dict[str, Any]) -> redis.asyncio.Redis:

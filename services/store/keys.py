@@ -59,6 +59,15 @@ DIRTY = "tavern:projector:pending"
 CLAIMS = "tavern:projector:claims"  # hash: running drain job -> the match ids it holds, comma-separated
 ACTIVE = "tavern:projector:active"  # zset: running drain job -> lease deadline (unix seconds), its claims'
 WAKE = "tavern:projector:wakeup"  # zset of one member at most: wakes a drain job waiting for work
+# zset of one member at most, per running drain job: wakes that job to take again a match it holds
+# that another job found dirty (claim.lua builds it from this prefix and the job's token)
+JOB_WAKE = f"{WAKE}:"
+
+
+def job_wake(token: str) -> str:
+    return f"{JOB_WAKE}{token}"
+
+
 WORKERS = "tavern:workers"  # zset: worker -> its last heartbeat (unix seconds), read by /readyz
 # On the events' Redis, with QUEUE_URL set: matches appended to while the queue's Redis was away,
 # to be marked dirty once it is back (services/store/unmarked.py)

@@ -9,11 +9,14 @@ commands here, or dirty.lua's function inside append.lua) wakes a waiting job; a
 (services/projector/upkeep.py queues one where none holds a slot), so a mark queues none.
 Claiming (claim.lua) puts a lapsed job's matches back at the front first; a job finding nothing
 lets go of its slot only if nothing turned dirty meanwhile (release.lua), so no wake-up is lost.
+A match is held by one live job at a time (held.lua): one marked dirty again while its job
+projects it is left to that job, which is woken on its own wake-up to take it again; another job
+takes it only once that job's slot has lapsed.
 
 What an accepted command costs this Redis (tests/service/projector/test_queue_calls.py counts
 it): its mark (ZADD twice, shared by the commands answered meanwhile), and its share of a drain
-step (the wake-up's BZPOPMIN, the claim's EVALSHA, ZPOPMIN and HSET, shared by the matches and
-commands of a step).
+step (the wake-up's BZPOPMIN, the claim's EVALSHA, ZRANGE, ZPOPMIN and HSET, and an HMGET where
+other jobs run, shared by the matches and commands of a step).
 """
 
 from __future__ import annotations
@@ -54,6 +57,11 @@ class Backlog:
     running: int  # drain jobs holding a live slot
 
 
+def _holding(name: str) -> str:
+    """A script that needs what the other live jobs hold: held.lua's function, then its own body."""
+    return script(_HERE / "held.lua") + script(_HERE / name)
+
+
 class ProjectorQueue:
     def __init__(
         self, redis: Any, link: resp.Link | None = None, waiter: resp.Link | None = None, tails: bool = False
@@ -65,8 +73,8 @@ class ProjectorQueue:
         self.link = link or link_to(redis)
         self.waiter = waiter or link_to(redis)
         self.tails = tails
-        self._claim = redis.register_script(script(_HERE / "claim.lua"))
-        self._release = redis.register_script(script(_HERE / "release.lua"))
+        self._claim = redis.register_script(_holding("claim.lua"))
+        self._release = redis.register_script(_holding("release.lua"))
         self._marks = Batched(self._mark_all)
 
     async def mark_dirty(self, match_id: str) -> None:
@@ -88,34 +96,39 @@ class ProjectorQueue:
         """Up to ``count`` dirty matches, claimed by the job ``token``, after letting go of
         ``done``, the matches it projected since its last claim. ``renew``: the job's slot (the
         lease of its claims) renewed for ``lease_s`` and lapsed jobs' matches put back first (a
-        job does it every third of a lease, not every step)."""
+        job does it every third of a lease, not every step; a job whose slot lapsed renews it
+        whatever this says). A match another live job holds is not claimed."""
         now = time.time() if now is None else now
-        args = [now, lease_s, count, token, int(self.tails), int(renew), int(bool(done))]
+        args = [now, lease_s, count, token, int(self.tails), int(renew), int(bool(done)), keys.JOB_WAKE]
         (answer,) = await run_scripts(self.link, [Call(self._claim, [keys.DIRTY, keys.CLAIMS, keys.ACTIVE], args)])
         claimed, tails = reply(answer)
         match_ids = [raw.decode() for raw in claimed]
         read = zip(match_ids, tails, strict=True) if tails else ()
         return Claim(match_ids, {match_id: (after, records_of(entries)) for match_id, (after, entries) in read})
 
-    async def wait(self, timeout_s: float) -> None:
-        """Until a match turns dirty (a mark adds the wake-up) or ``timeout_s`` passes."""
-        (woken,) = await self.waiter.exchange([["BZPOPMIN", keys.WAKE, timeout_s]])
+    async def wait(self, token: str, timeout_s: float) -> None:
+        """Until a match turns dirty (a mark adds the wake-up), another job left the job ``token``
+        a match it holds (its own wake-up), or ``timeout_s`` passes."""
+        (woken,) = await self.waiter.exchange([["BZPOPMIN", keys.job_wake(token), keys.WAKE, timeout_s]])
         reply(woken)
 
     async def release(self, token: str, now: float | None = None) -> int | None:
         """The job ``token`` found nothing: it lets go of its slot, unless a match turned dirty
-        meanwhile (None: it must go on); how many jobs still hold a live slot."""
+        meanwhile that no other live job holds (None: it must go on); how many jobs still hold a
+        live slot."""
         now = time.time() if now is None else now
-        (answer,) = await run_scripts(self.link, [Call(self._release, [keys.DIRTY, keys.ACTIVE], [token, now])])
+        call = Call(self._release, [keys.DIRTY, keys.ACTIVE, keys.CLAIMS], [token, now, keys.JOB_WAKE])
+        (answer,) = await run_scripts(self.link, [call])
         left = int(reply(answer))
         return None if left < 0 else left
 
     async def stop(self, token: str, now: float | None = None) -> int:
-        """The job ``token`` stops with work left: lets go of its claims and of its slot; how many
-        jobs still hold a live one."""
+        """The job ``token`` stops with work left: lets go of its claims, its slot and its own
+        wake-up; how many jobs still hold a live slot."""
         now = time.time() if now is None else now
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hdel(keys.CLAIMS, token).zrem(keys.ACTIVE, token).zcount(keys.ACTIVE, now, "+inf")
+            pipe.hdel(keys.CLAIMS, token).zrem(keys.ACTIVE, token).delete(keys.job_wake(token))
+            pipe.zcount(keys.ACTIVE, now, "+inf")
             *_, running = await pipe.execute()
         return int(running)
 

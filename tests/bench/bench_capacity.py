@@ -3,8 +3,8 @@ docs/CAPACITY.md's model (printed and written to JSON, not asserted).
 
 For each setup, local.sh's topology (tests/deploy/local_topology.py: nginx, 2 gateways, 2 workers,
 the cluster with ``--shards`` shards of a primary and a replica, the queue's Redis with a replica
-and 3 Sentinels; ``--queues`` is passed as TAVERN_LOCAL_QUEUES, the queue instances, one where
-local.sh does not know it) is brought up on free ports and played through nginx: ``--matches``
+and 3 Sentinels; ``--queues`` is passed as TAVERN_LOCAL_QUEUES, the queue instances local.sh
+runs) is brought up on free ports and played through nginx: ``--matches``
 matches at a time, the four games in turn, each a client playing seat 0 with random legal
 commands and bots the others (tests/service/durable_play.py: a 503 sent again with its key), a
 finished match replaced by a new one. First ``--idle`` seconds are measured with no match (each

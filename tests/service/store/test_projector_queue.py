@@ -1,11 +1,13 @@
 """The projector's bookkeeping (services/store/projector_queue.py) on the queue's Redis of each
-backend: matches claimed dirty longest first, a lapsed job's claims back at the front, a claim
+backend: matches claimed dirty longest first, a lapsed job's claims back at the front, a match
+held by one live job at a time (taken over once its lease lapses), a claim
 bringing the logs' tails where they live beside the queue, a mark waking a waiting job, no
 wake-up lost, the queue instance of a match, and the workers' heartbeats."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 
 import msgspec
 import pytest
@@ -61,6 +63,64 @@ async def test_a_lapsed_jobs_claims_go_back_to_the_front(backend, queue):
     assert await backend.queue.zscore(keys.ACTIVE, "dead") is None
 
 
+async def holders(backend, now: float) -> dict[str, list[str]]:
+    """Match id -> the jobs whose slot is live at ``now`` and whose claims hold it."""
+    live = {token.decode() for token, deadline in await backend.queue.zrange(keys.ACTIVE, 0, -1, withscores=True)
+            if deadline > now}
+    held: dict[str, list[str]] = {}
+    for token, ids in (await backend.queue.hgetall(keys.CLAIMS)).items():
+        if token.decode() in live:
+            for match_id in ids.decode().split(","):
+                held.setdefault(match_id, []).append(token.decode())
+    return held
+
+
+async def test_a_match_marked_again_while_held_is_left_to_its_job(backend, queue):
+    await mark(queue, "a", "b")
+    assert sorted((await queue.claim("one", 60.0, 5, [])).match_ids) == ["a", "b"]
+    await mark(queue, "a", "c")  # a command on a while "one" projects it
+    assert (await queue.claim("two", 60.0, 5, [])).match_ids == ["c"]  # a stays dirty, left to "one"
+    assert await backend.queue.zscore(keys.DIRTY, "a") is not None
+    await queue.wait("one", 10.0)  # "one" woken on its own wake-up (else this waits 10 s: see below)
+    assert await queue.release("two") == 1  # "two" lets go: the one dirty match is "one"'s
+    assert (await queue.claim("one", 60.0, 5, ["a", "b"])).match_ids == ["a"]  # its own again
+    assert await holders(backend, 0) == {"a": ["one"]}
+
+
+async def test_two_jobs_never_hold_the_same_match_at_once(backend, queue):
+    """Three jobs claiming and marks arriving in a random order, leases lapsing and taken over:
+    after every step no match is held by two live jobs, and every match marked is claimed."""
+    shuffle = random.Random(29)
+    jobs, matches = ["one", "two", "three"], [f"m{n}" for n in range(6)]
+    done: dict[str, list[str]] = {job: [] for job in jobs}
+    claimed: set[str] = set()
+    now = 1000.0
+    for _ in range(300):
+        now += shuffle.choice([0.1, 0.5, 2.0])  # a lease of 5: some steps lapse a job's slot
+        if shuffle.random() < 0.5:
+            await backend.queue.zadd(keys.DIRTY, {shuffle.choice(matches): now}, nx=True)
+            continue
+        job = shuffle.choice(jobs)
+        renew = shuffle.random() < 0.3
+        done[job] = (await queue.claim(job, 5.0, 2, done[job], now=now, renew=renew)).match_ids
+        claimed.update(done[job])
+        assert all(len(held) == 1 for held in (await holders(backend, now)).values())
+    assert claimed == set(matches)
+
+
+async def test_a_lapsed_holders_match_is_taken_over(backend, queue):
+    await mark(queue, "a")
+    assert (await queue.claim("dead", 5.0, 5, [], now=100.0)).match_ids == ["a"]  # its worker dies
+    await backend.queue.zadd(keys.DIRTY, {"a": 101.0})  # a command meanwhile
+    assert (await queue.claim("job", 5.0, 5, [], now=104.0)).match_ids == []  # held until 105
+    assert (await queue.claim("job", 5.0, 5, [], now=105.5, renew=False)).match_ids == ["a"]
+    # the stalled worker's job comes back: its slot lapsed, it takes a live one and leaves a alone
+    await backend.queue.zadd(keys.DIRTY, {"a": 106.0})
+    assert (await queue.claim("dead", 5.0, 5, ["a"], now=106.0, renew=False)).match_ids == []
+    assert await holders(backend, 106.0) == {"a": ["job"]}
+    assert await backend.queue.zscore(keys.ACTIVE, "dead") == 111.0
+
+
 async def test_a_claim_lets_go_of_what_the_job_projected(backend, queue):
     await mark(queue, "a", "b")
     assert sorted((await queue.claim("job", 60.0, 5, [])).match_ids) == ["a", "b"]
@@ -109,12 +169,12 @@ def test_a_matchs_queue_instance_is_its_ids_hash_the_same_everywhere():
 
 async def test_a_mark_wakes_a_waiting_job(queue):
     await queue.claim("job", 60.0, 5, [])  # a job holds a slot, nothing to do
-    waiting = asyncio.ensure_future(queue.wait(10.0))
+    waiting = asyncio.ensure_future(queue.wait("job", 10.0))
     await asyncio.sleep(0.05)
     assert not waiting.done()
     await mark(queue, "a")
     await asyncio.wait_for(waiting, 10)  # woken by the mark, long before its timeout
-    await queue.wait(0.05)  # nothing more to wake it: it waits its time out
+    await queue.wait("job", 0.05)  # nothing more to wake it: it waits its time out
 
 
 async def test_a_job_lets_go_only_when_nothing_turned_dirty(backend, queue):
