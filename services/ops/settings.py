@@ -115,7 +115,7 @@ def _optional(text: str) -> str | None:
 
 
 def _directory(text: str) -> str | None:
-    # a relative one is each process's own (its working directory: the image's is root-owned /app)
+    # a relative one is each process's own (its working directory: each container's /var/lib/tavern)
     if text and not os.path.isabs(text):
         raise ValueError("an absolute path (one every gateway and worker sees)")
     return text or None

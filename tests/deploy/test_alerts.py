@@ -45,6 +45,22 @@ def test_promtool_checks_prometheus_yml_and_the_rules_it_loads():
     assert set(re.findall(r'job="([a-z-]+)"', (DEPLOY / "alerts.yml").read_text())) <= jobs
 
 
+
+def test_every_composed_process_that_exports_metrics_is_scraped():
+    """Each gateway, worker and Redis in compose.yaml (sentinels and the init steps aside) is a
+    target of prometheus.yml: a queue instance added to compose and not here went unwatched."""
+    services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    targets = {target for job in yaml.safe_load((DEPLOY / "prometheus.yml").read_text())["scrape_configs"]
+               for config in job["static_configs"] for target in config["targets"]}
+    for name, service in services.items():
+        command = service.get("command", [])
+        if name.startswith("gateway-"):
+            assert f"{name}:8000" in targets
+        elif name.startswith("worker-"):
+            assert f"{name}:{service['environment']['TAVERN_WORKER_METRICS_PORT']}" in targets
+        elif command[:1] == ["redis-server"]:
+            assert f"redis://{name}:6379" in targets, name
+
 def exported() -> set[str]:
     metrics.prime(["heros-tavern"])
     names = set()

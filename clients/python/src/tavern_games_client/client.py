@@ -35,7 +35,10 @@ from tavern_games_client.models import (
 
 T = TypeVar("T")
 StreamItem = ViewEnvelope | PresenceFrame
-RETRYABLE = (429, 503)  # sent again after Retry-After
+# sent again (a command under the same Idempotency-Key) after Retry-After, else after a second,
+# doubling: a rate passed, or the service or the proxy in front of it unavailable (docs/API.md)
+RETRYABLE = (429, 502, 503, 504)
+RESENDS = 4  # a command's tries after its first: 1 + 2 + 4 + 8 s without Retry-After
 
 
 class TavernError(Exception):
@@ -111,7 +114,8 @@ class _Calls:
 
     @staticmethod
     def send(match_id: str, command: JSON, idempotency_key: str | None, strict: bool) -> _Call[Accepted]:
-        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
+        # a key of its own: sent again after a 502/503/504 or a cut (_Resend), it has one effect
+        headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex}
         if strict:
             headers["Prefer"] = "handling=strict"
         return _Call("POST", _match(match_id, "commands"), Accepted, command, headers)
@@ -147,6 +151,22 @@ class _Calls:
     @staticmethod
     def rematch(match_id: str) -> _Call[Joined]:
         return _Call("POST", _match(match_id, "rematch"), Joined)
+
+
+class _Resend:
+    """A command's tries: each refusal in RETRYABLE, or a connection cut before the answer, gives the
+    wait before it is sent again, until RESENDS; any other refusal, or the last, is raised."""
+
+    def __init__(self) -> None:
+        self.left, self.backoff = RESENDS, 1.0
+
+    def wait(self, problem: TavernError | httpx.TransportError) -> float:
+        refused = problem if isinstance(problem, TavernError) else None
+        if self.left == 0 or (refused is not None and refused.status not in RETRYABLE):
+            raise problem
+        self.left -= 1
+        wait, self.backoff = self.backoff, self.backoff * 2
+        return refused.retry_after if refused is not None and refused.retry_after is not None else wait
 
 
 class _Sse:
@@ -270,7 +290,13 @@ class Tavern:
         return self.call(_Calls.view(match_id))
 
     def send(self, match_id: str, command: JSON, idempotency_key: str | None = None, strict: bool = False) -> Accepted:
-        return self.call(_Calls.send(match_id, command, idempotency_key, strict))
+        """POST .../commands; sent again under its key after 429, 502, 503, 504 or a cut (_Resend)."""
+        call, resend = _Calls.send(match_id, command, idempotency_key, strict), _Resend()
+        while True:
+            try:
+                return self.call(call)
+            except (TavernError, httpx.TransportError) as problem:
+                time.sleep(resend.wait(problem))
 
     def events(self, match_id: str, after: int = 0) -> list[JSON]:
         return self.call(_Calls.events(match_id, after))
@@ -397,7 +423,13 @@ class AsyncTavern:
     async def send(
         self, match_id: str, command: JSON, idempotency_key: str | None = None, strict: bool = False
     ) -> Accepted:
-        return await self.call(_Calls.send(match_id, command, idempotency_key, strict))
+        """POST .../commands; sent again under its key after 429, 502, 503, 504 or a cut (_Resend)."""
+        call, resend = _Calls.send(match_id, command, idempotency_key, strict), _Resend()
+        while True:
+            try:
+                return await self.call(call)
+            except (TavernError, httpx.TransportError) as problem:
+                await asyncio.sleep(resend.wait(problem))
 
     async def events(self, match_id: str, after: int = 0) -> list[JSON]:
         return await self.call(_Calls.events(match_id, after))
