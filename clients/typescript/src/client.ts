@@ -57,6 +57,14 @@ export class TavernError extends Error {
   }
 }
 
+/**
+ * Answers sent again (a command under the same Idempotency-Key) after Retry-After, else after a
+ * second, doubling: a rate passed, or the service or the proxy in front of it unavailable (docs/API.md).
+ */
+export const RETRYABLE: readonly number[] = [429, 502, 503, 504];
+/** A command's tries after its first: 1 + 2 + 4 + 8 s without Retry-After. */
+export const RESENDS = 4;
+
 export interface ClientOptions {
   /** The service's base URL, e.g. http://127.0.0.1:8000 */
   baseUrl: string;
@@ -131,12 +139,27 @@ export class TavernClient {
     return this.request("GET", `${match(matchId)}/view`);
   }
 
-  /** Sends a command: an element of the seat's `legal`, optionally with `expected_version`. */
-  send<G extends GameId = GameId>(matchId: string, command: Command, options: SendOptions = {}): Promise<Accepted<G>> {
-    const headers: Record<string, string> = {};
-    if (options.idempotencyKey !== undefined) headers["Idempotency-Key"] = options.idempotencyKey;
+  /**
+   * Sends a command: an element of the seat's `legal`, optionally with `expected_version`. Under
+   * the key given or one of its own: answered 429, 502, 503 or 504, or cut before its answer (a
+   * network error), it is sent again under that key, so it has one effect (up to RESENDS times).
+   */
+  async send<G extends GameId = GameId>(matchId: string, command: Command, options: SendOptions = {}): Promise<Accepted<G>> {
+    const headers: Record<string, string> = { "Idempotency-Key": options.idempotencyKey ?? crypto.randomUUID() };
     if (options.strict) headers["Prefer"] = "handling=strict";
-    return this.request("POST", `${match(matchId)}/commands`, command, headers);
+    let backoff = 1;
+    for (let left = RESENDS; ; left--) {
+      try {
+        return await this.request("POST", `${match(matchId)}/commands`, command, headers);
+      } catch (problem) {
+        // fetch rejects with a TypeError when the connection fails or is cut
+        const again = problem instanceof TavernError ? RETRYABLE.includes(problem.status) : problem instanceof TypeError;
+        if (left === 0 || !again) throw problem;
+        const wait = problem instanceof TavernError && problem.retryAfter !== undefined ? problem.retryAfter : backoff;
+        backoff *= 2;
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      }
+    }
   }
 
   events<G extends GameId = GameId>(matchId: string, after = 0): Promise<EventEnvelope<G>[]> {

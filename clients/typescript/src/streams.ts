@@ -2,7 +2,7 @@
 // unlike EventSource can send the Authorization header, and a WebSocket that also carries the
 // seat's commands. Both resume after a cut from the last view's version, and stop on a lost match.
 import type { Command, ErrorBody, GameId, Schemas, TavernClient, ViewEnvelope } from "./client.js";
-import { TavernError } from "./client.js";
+import { RETRYABLE, TavernError } from "./client.js";
 
 /** Who has an open stream now (`presence` frames). */
 export type Presence = Schemas["PresenceFrame"];
@@ -16,7 +16,7 @@ export interface StreamOptions {
   lastEventId?: number;
   /** Stops the stream (the generator returns). */
   signal?: AbortSignal;
-  /** Reconnect after a cut (a stopping gateway, a network error, 429 or 503): true by default. */
+  /** Reconnect after a cut (a stopping gateway, a network error, 429, 502, 503 or 504): true by default. */
   reconnect?: boolean;
 }
 
@@ -96,7 +96,7 @@ export async function* streamViews<G extends GameId = GameId>(
     }
     if (!response.ok || response.body === null) {
       const refused = await TavernError.of(response);
-      if (options.reconnect === false || (refused.status !== 429 && refused.status !== 503)) throw refused;
+      if (options.reconnect === false || !RETRYABLE.includes(refused.status)) throw refused;
       await sleep((refused.retryAfter ?? 1) * 1000, own.signal);
       continue;
     }

@@ -2,7 +2,8 @@
 for /openapi.json with the generator's default settings, as committed; it compiles with
 `tsc --strict`, and so does a program that plays a Tavern Masters match with the Dirty Deeds
 option to the end through it (test/play.ts: one seat on Server-Sent Events, cut and resumed
-midway, one on the WebSocket, one the service's bot)."""
+midway, one on the WebSocket, one the service's bot); and, against a stand-in fetch, that it sends a
+command again under one key, and reconnects a stream, after 429, 502, 503 and 504 (test/resend.ts)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,19 @@ def test_it_compiles_strict_and_plays_a_match_with_options_to_the_end(gateway):
     assert report["status"] == "finished" and report["result"]["standings"], report
     assert report["versions"] == [report["version"]] * 2 and report["dirty_deeds"] is True
     assert min(report["sent"]) > 5 and report["resumed_at"] > 0  # both seats played; the stream resumed
+
+
+def test_commands_are_sent_again_and_streams_reconnect_after_429_502_503_504():
+    bins = installed(clients.TYPESCRIPT)
+    tsc(bins, "tsconfig.json")
+    tsc(bins, "test/tsconfig.json")
+    done = node("dist-test/test/resend.js", cwd=clients.TYPESCRIPT, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["sent"] == {"requests": 5, "keys": 1, "version": 7}  # 502, 503, 504, 429, then 200
+    assert report["cut"] == {"requests": 2, "keys": ["k-1"]}  # a cut connection: the caller's key again
+    assert report["conflict"] == {"status": 409, "requests": 1}  # any other refusal is the answer
+    too_often = report["too_often"]
+    assert too_often["status"] == 502 and too_often["requests"] == too_often["resends"] + 1
+    presence = {"match_id": "m", "version": 3, "players": []}
+    assert report["stream"] == {"requests": 5, "first": {"event": "presence", "presence": presence}}
