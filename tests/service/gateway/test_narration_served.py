@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token
 
-pytestmark = pytest.mark.anyio
+# on the cluster too (issue 28): the API's flows on every backend
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 async def test_events_and_frames_are_narrated_for_the_caller(api):

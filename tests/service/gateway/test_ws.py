@@ -13,9 +13,11 @@ import websockets
 
 from projections.audit import Anchors, audit
 from projections.receipts import SIGNING_KEY_PATH, public_key
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token, send, view
 
-pytestmark = pytest.mark.anyio
+# on the cluster too (issue 28): the API's flows on every backend
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 def ws_url(served, created: dict, **query: str) -> str:
