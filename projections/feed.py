@@ -50,10 +50,11 @@ def items(
     finished: bool,
     hashes: Callable[[int], dict[str, Any]],
     language: str = DEFAULT,
+    players: Sequence[str | None] = (),
 ) -> list[dict[str, Any]]:
     """The feed's items above ``after``; ``entries`` may start earlier (see ``LOOKBACK``).
     ``hashes(n)``: the ``prev`` and ``hash`` of entry n, shown once the match is finished.
-    ``language``: the narration's (projections/i18n/)."""
+    ``language``: the narration's (projections/i18n/); ``players``: the seats' names it uses."""
     sealed = set() if finished else sealed_commands(entries, game, seat)
     out = []
     for n, (envelope, event) in enumerate(entries):
@@ -61,7 +62,7 @@ def items(
             continue
         cause = envelope.command
         item: dict[str, Any] = {"version": envelope.version, "type": envelope.type, "time": envelope.time}
-        item["narration"] = narrate(game, event, seat, whole=finished, language=language)
+        item["narration"] = narrate(game, event, seat, players, whole=finished, language=language)
         item["language"] = language
         if finished:
             item |= {"event": envelope.event, "command": cause, **hashes(n)}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -21,14 +21,20 @@ class Frame(msgspec.Struct, frozen=True):
 
 
 def frames(
-    game: Game, setup: Setup, events: Iterable[Event], seat: Seat | None, whole: bool, language: str = DEFAULT
+    game: Game,
+    setup: Setup,
+    events: Iterable[Event],
+    seat: Seat | None,
+    whole: bool,
+    language: str = DEFAULT,
+    players: Sequence[str | None] = (),
 ) -> Iterator[Frame]:
     """Frame 0 (before any event) and one frame after each event. ``whole``: events unredacted.
-    ``language``: the narration's (projections/i18n/)."""
+    ``language``: the narration's (projections/i18n/); ``players``: the seats' names it uses."""
     state = game.initial(setup)
     yield Frame(0, None, game.view(state, seat), texts(language)._("Before the first event."), language)
     for version, event in enumerate(events, start=1):
         state = game.evolve(state, event)
         shown = event if whole else game.event_view(event, seat)
-        said = narrate(game, event, seat, whole=whole, language=language)
+        said = narrate(game, event, seat, players, whole=whole, language=language)
         yield Frame(version, shown, game.view(state, seat), said, language)

@@ -16,6 +16,7 @@ from typing import Any
 
 from domain.kernel import Event, Game, Seat
 from projections.i18n import DEFAULT
+from projections.narration import online
 from projections.narration.names import Names
 
 _MODULES = {
@@ -34,7 +35,7 @@ def sentences(game_id: str) -> dict[type, Callable[[Any, Names], str]]:
 
 def sentence(game_id: str, event: Event, names: Names) -> str:
     """The event (already as the seat sees it) in words."""
-    say = sentences(game_id).get(type(event))
+    say = sentences(game_id).get(type(event)) or online.SENTENCES.get(type(event))
     # an event type the game does not list (a test's variant game) is named, none of its fields read (and
     # not translated: no game of the service has one)
     text = say(event, names) if say else re.sub(r"(?<!^)(?=[A-Z])", " ", type(event).__name__).lower() + "."
@@ -45,11 +46,12 @@ def narrate(
     game: Game,
     event: Event,
     seat: Seat | None,
-    players: Sequence[str] = (),
+    players: Sequence[str | None] = (),
     whole: bool = False,
     language: str = DEFAULT,
 ) -> str:
     """What ``seat`` (None: a spectator) may read about ``event``; "" when the event is hidden from it.
-    ``whole``: the match is over and every event is shown as it was."""
+    ``whole``: the match is over and every event is shown as it was. ``players``: the seats' names
+    as the table shows them (``Names``)."""
     shown = event if whole else game.event_view(event, seat)
     return "" if shown is None else sentence(game.id, shown, Names(game.id, players, language))

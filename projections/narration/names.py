@@ -20,10 +20,10 @@ def _item_names(game_id: str, language: str) -> dict[str, str]:
 
 class Names:
     """Seat and item names for one match in one language, and its catalog (``_``, ``n_``).
-    ``players`` are the players' names by seat when the match has them; by default "Player 1",
-    "Player 2"... (seat 0 is Player 1)."""
+    ``players`` are the players' names by seat as the table shows them (None: a seat with no
+    registered player); a seat without one is "Player 1", "Player 2"... (seat 0 is Player 1)."""
 
-    def __init__(self, game_id: str, players: Sequence[str] = (), language: str = DEFAULT) -> None:
+    def __init__(self, game_id: str, players: Sequence[str | None] = (), language: str = DEFAULT) -> None:
         self.game_id, self.players = game_id, tuple(players)
         self.t: Texts = texts(language)
         self._, self.n_, self.p_ = self.t._, self.t.n_, self.t.p_
@@ -32,9 +32,8 @@ class Names:
     def seat(self, seat: int) -> str:
         if seat < 0:
             return self._("nobody")
-        if seat < len(self.players):
-            return self.players[seat]
-        return self._("Player {number}", number=seat + 1)
+        named = self.players[seat] if seat < len(self.players) else None
+        return named if named is not None else self._("Player {number}", number=seat + 1)
 
     def seats(self, seats: Iterable[int]) -> str:
         return listing(self.t, [self.seat(s) for s in seats]) or self._("nobody")

@@ -15,10 +15,14 @@ class Seating:
     def __init__(self, players: Players) -> None:
         self.players = players
 
+    async def names(self, match: Match) -> list[str | None]:
+        """The seats' names as the table shows them (None: no registered player), for the narration."""
+        return at_table([await self.players.name(match.players.get(seat)) for seat in range(match.setup.seats)])
+
     async def of(self, match: Match, folded: Folded) -> list[TablePlayer]:
         seats = range(match.setup.seats)
         bots = {*match.bots, *bot_seats(folded.state)}
-        names = at_table([await self.players.name(match.players.get(seat)) for seat in seats])
+        names = await self.names(match)
         out = []
         for seat in seats:
             clock = None

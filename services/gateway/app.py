@@ -200,7 +200,8 @@ async def events(request: Request) -> Response:
         return {"prev": records[n].envelope.prev, "hash": records[n].hash}
 
     lang = await match_language(request, match, seat)
-    return texts_response(feed.items(match.game, entries, seat, after, finished, hashes, lang), lang)
+    names = await runtime.seating.names(match)
+    return texts_response(feed.items(match.game, entries, seat, after, finished, hashes, lang, names), lang)
 
 
 async def replay(request: Request) -> Response:
@@ -211,7 +212,8 @@ async def replay(request: Request) -> Response:
     decode = event_decoder(match.game, match.rules_version)
     events = [decode(record.envelope.event) for record in records]
     lang = await match_language(request, match, seat)
-    return texts_response(list(frames(match.game, match.setup, events, viewer, finished, lang)), lang)
+    names = await runtime_of(request).seating.names(match)
+    return texts_response(list(frames(match.game, match.setup, events, viewer, finished, lang, names)), lang)
 
 
 async def export(request: Request) -> Response:

@@ -10,12 +10,14 @@ import msgspec
 import pytest
 
 from domain.bots.random_bot import RandomBot
-from domain.games import game_ids, get_game
+from domain.games import game_ids, get_game, online_game
 from domain.kernel import Table, bot_turn
+from domain.kernel.online import SYSTEM_EVENTS, Abandoned, Conceded, SeatTimedOut, StreakEnded, TakenOver
 from projections.content import content_of
 from projections.content.mercenaries import card_name
 from projections.narration import narrate, sentences
 from projections.narration.names import Names
+from projections.narration.online import SENTENCES as online_sentences
 from tests.conformance.cases import CASES
 from tests.conformance.harness import strings_in
 
@@ -99,3 +101,21 @@ def test_the_check_catches_a_narrator_that_reads_the_whole_event():
         except AssertionError:
             caught += 1
     assert caught
+
+
+def test_online_plays_events_have_sentences_that_name_the_player():
+    """Issue 32: "Conceded.", "Taken over." named nobody, and every line said "Player 1"."""
+    game = online_game("mercenaries")
+    assert set(online_sentences) == set(SYSTEM_EVENTS)
+    players = ["Ann", None]  # seat 1: no registered player
+    said = {type(event).__name__: narrate(game, event, None, players) for event in (
+        Conceded(seat=0), TakenOver(seat=1, reason="left"), TakenOver(seat=0, reason="timeouts"),
+        SeatTimedOut(seat=0, streak=2), StreakEnded(seat=1), Abandoned())}
+    assert said["Conceded"] == "Ann conceded."
+    assert said["TakenOver"] == "Ann ran out of time too often: a bot plays the seat from now on."
+    assert said["SeatTimedOut"] == "Ann ran out of time: a bot chose the move (2 times in a row)."
+    assert said["StreakEnded"] == "Player 2 is back and played the move themselves."
+    assert narrate(game, TakenOver(seat=1, reason="left"), 1, players) == (
+        "Player 2 left the table: a bot plays the seat from now on.")
+    assert narrate(game, Conceded(seat=0), 1, players, language="fr") == "Ann a abandonné la partie."
+    assert said["Abandoned"] == "The match was abandoned: nobody played it any more."

@@ -68,6 +68,10 @@ async def test_leaving_a_started_lobby_match_hands_the_seat_to_a_bot(api):
     await host.call("POST", f"/v1/matches/{match_id}/start")
     left = await bea.call("POST", f"/v1/matches/{match_id}/leave")
     assert left.status_code == 200 and left.json()["events"][0]["type"] == "TakenOver"
+    # the log names the player who left, as the table shows them (issue 32: "Taken over.")
+    events = (await host.call("GET", f"/v1/matches/{match_id}/events", seat=True)).json()
+    said = [event["narration"] for event in events if event["type"] == "TakenOver"]
+    assert said == ["Bea left the table: a bot plays the seat from now on."]
     stranger = await Person(api).register("Cy")
     refused = await stranger.call("POST", f"/v1/matches/{match_id}/leave")
     assert (refused.status_code, refused.json()["error"]["code"]) == (409, "not_seated")

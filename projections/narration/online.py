@@ -1,0 +1,30 @@
+"""The sentences of online play's own events (domain/kernel/online.py), the same in every game:
+each names the seat's player, as the game's own sentences do."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.kernel.online import Abandoned, Conceded, SeatTimedOut, StreakEnded, TakenOver
+from projections.narration.names import Names
+
+
+def _taken_over(e: TakenOver, n: Names) -> str:
+    if e.reason == "left":
+        return n._("{seat} left the table: a bot plays the seat from now on.", seat=n.seat(e.seat))
+    return n._("{seat} ran out of time too often: a bot plays the seat from now on.", seat=n.seat(e.seat))
+
+
+SENTENCES: dict[type, Callable[[Any, Names], str]] = {
+    Conceded: lambda e, n: n._("{seat} conceded.", seat=n.seat(e.seat)),
+    TakenOver: _taken_over,
+    SeatTimedOut: lambda e, n: n.n_(
+        "{seat} ran out of time: a bot chose the move ({count} time in a row).",
+        "{seat} ran out of time: a bot chose the move ({count} times in a row).",
+        e.streak,
+        seat=n.seat(e.seat),
+    ),
+    StreakEnded: lambda e, n: n._("{seat} is back and played the move themselves.", seat=n.seat(e.seat)),
+    Abandoned: lambda e, n: n._("The match was abandoned: nobody played it any more."),
+}
