@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 async def test_events_and_frames_are_narrated_for_the_caller(api):

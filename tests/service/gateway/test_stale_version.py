@@ -15,6 +15,7 @@ from domain.kernel import Rng
 from domain.kernel.online import online
 from services.commands.handling import BadCommand, decode_command
 from services.gateway import command_endpoint
+from tests.service.backends import BACKENDS
 from tests.service.client import create, send, view, wait_for
 
 pytestmark = pytest.mark.anyio
@@ -31,6 +32,7 @@ async def views_at(api, created: dict, seats: int, version: int) -> dict[int, di
     return {seat: await wait_for(api, created, created["seats"][seat]["token"], version) for seat in range(seats)}
 
 
+@pytest.mark.parametrize("settings", BACKENDS, indirect=True)
 @pytest.mark.parametrize("game_id", game_ids())
 async def test_a_stale_command_is_decided_only_if_the_seats_options_are_unchanged(app, api, game_id):
     game = get_game(game_id)  # its seats; the match's own (the online wrapper) judges its states

@@ -13,9 +13,10 @@ import websockets
 
 from projections.audit import Anchors, audit
 from projections.receipts import SIGNING_KEY_PATH, public_key
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token, send, view
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 def ws_url(served, created: dict, **query: str) -> str:
