@@ -1,6 +1,6 @@
 """A whole Hero's Tavern match over HTTP, by a client that only sends elements of ``legal``, with
-SSE streams open throughout: on the embedded default (`tavern serve`, no REDIS_URL) and on a
-real Redis with the gateway and two separate `tavern worker` processes."""
+SSE streams open throughout: on the embedded default (`tavern serve`, no REDIS_URL), and with the
+gateway and two separate `tavern worker` processes on a real Redis and on a Redis Cluster."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import httpx
 import pytest
 import redis
 
+from tests.service.backends import flush_cluster
 from tests.service.client import create, play_to_end, read_stream, seat_token
 from tests.service.conftest import free_port, service_env, wait_healthy
 
@@ -42,12 +43,21 @@ async def test_a_whole_match_on_the_embedded_default(processes):
     await play_with_streams(f"http://127.0.0.1:{port}")
 
 
-async def test_a_whole_match_on_redis_with_two_workers(processes, redis_url):
-    redis.Redis.from_url(redis_url).flushall()
-    env = service_env(redis_url, TAVERN_QUEUE="full-match")
+async def play_with_two_workers(processes, env: dict[str, str]) -> None:
     port = free_port()
     gateway = processes(["serve", "--port", str(port)], env)
     workers = [processes(["worker"], env) for _ in range(2)]
     wait_healthy(f"http://127.0.0.1:{port}", gateway)
     await play_with_streams(f"http://127.0.0.1:{port}")
     assert all(worker.poll() is None for worker in workers)
+
+
+async def test_a_whole_match_on_redis_with_two_workers(processes, redis_url):
+    redis.Redis.from_url(redis_url).flushall()
+    await play_with_two_workers(processes, service_env(redis_url, TAVERN_QUEUE="full-match"))
+
+
+async def test_a_whole_match_on_a_cluster_with_two_workers(processes, cluster_url, redis_url):
+    redis.Redis.from_url(redis_url).flushall()  # the queue's, beside the cluster
+    flush_cluster(cluster_url)
+    await play_with_two_workers(processes, service_env(cluster_url, QUEUE_URL=redis_url, TAVERN_QUEUE="full-match"))

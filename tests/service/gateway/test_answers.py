@@ -14,6 +14,7 @@ from services.commands.refused import Kind
 from services.gateway import answers
 from services.gateway.schemas import error
 from services.store.idempotency import Idempotency
+from tests.service.backends import BACKENDS
 from tests.service.client import create, send, view
 
 pytestmark = pytest.mark.anyio
@@ -51,6 +52,7 @@ def test_every_kind_of_refusal_has_one_status():
     assert set(answers.STATUS) == set(get_args(Kind))
 
 
+@pytest.mark.parametrize("settings", BACKENDS, indirect=True)
 async def test_a_key_kept_by_an_older_gateway_is_answered_from_its_record(api, app):
     created = await create(api)
     seen = await view(api, created, created["seats"][0]["token"])

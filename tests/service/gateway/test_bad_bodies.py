@@ -8,11 +8,12 @@ from __future__ import annotations
 import pytest
 
 from services.ops.limits import Limits
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer
 from tests.service.limits.test_open_matches import client, gateway
 from tests.service.online.lobby_client import Person
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 KEY = "frontend-key"
 # as deploy/tavern.env sets them, but the create and registration rates: 60 bodies a route are sent
 # from one address at once, and this test is about what a body makes of them, not about rates

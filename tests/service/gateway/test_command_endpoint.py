@@ -8,6 +8,7 @@ import pytest
 
 from services.gateway import command_path
 from services.gateway.asgi import match_in
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token, view
 
 pytestmark = pytest.mark.anyio
@@ -29,6 +30,7 @@ def test_only_a_commands_path_names_a_match(path, match_id):
     assert match_in(path, "commands") == match_id
 
 
+@pytest.mark.parametrize("settings", BACKENDS, indirect=True)
 async def test_only_a_post_on_commands_is_a_command(api):
     created = await create(api)
     seen = await view(api, created, seat_token(created, 0))
@@ -38,6 +40,7 @@ async def test_only_a_post_on_commands_is_a_command(api):
     assert (await view(api, created, seat_token(created, 0)))["version"] == seen["version"]
 
 
+@pytest.mark.parametrize("settings", BACKENDS, indirect=True)
 async def test_a_body_in_several_chunks_is_read_whole(api):
     created = await create(api)
     seen = await view(api, created, seat_token(created, 0))
@@ -61,6 +64,7 @@ class Recorder:
         self.lines.append((event, fields))
 
 
+@pytest.mark.parametrize("settings", BACKENDS, indirect=True)
 async def test_a_failure_inside_is_a_500_with_an_error_body_and_a_log_line(api, app, monkeypatch):
     created = await create(api)
     seen = await view(api, created, seat_token(created, 0))

@@ -7,7 +7,6 @@ import pytest
 from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token
 
-# on the cluster too (issue 28): the API's flows on every backend
 pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 

@@ -32,7 +32,7 @@ async def views_at(api, created: dict, seats: int, version: int) -> dict[int, di
     return {seat: await wait_for(api, created, created["seats"][seat]["token"], version) for seat in range(seats)}
 
 
-@pytest.mark.parametrize("settings", BACKENDS, indirect=True)  # on the cluster too (issue 28)
+@pytest.mark.parametrize("settings", BACKENDS, indirect=True)
 @pytest.mark.parametrize("game_id", game_ids())
 async def test_a_stale_command_is_decided_only_if_the_seats_options_are_unchanged(app, api, game_id):
     game = get_game(game_id)  # its seats; the match's own (the online wrapper) judges its states

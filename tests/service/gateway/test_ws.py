@@ -16,7 +16,6 @@ from projections.receipts import SIGNING_KEY_PATH, public_key
 from tests.service.backends import BACKENDS
 from tests.service.client import bearer, create, seat_token, send, view
 
-# on the cluster too (issue 28): the API's flows on every backend
 pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 

@@ -1,7 +1,6 @@
 """Bot accounts (docs/bots.md) through the API: flagged and listed, kept out of the lobby; a person
 challenges a bot, which accepts or declines, the challenger may cancel, an unanswered challenge
-lapses; each side hears the other on its event stream; an unrated challenge moves no rating.
-On the embedded fakeredis (the store's own suite runs the challenges on every backend)."""
+lapses; each side hears the other on its event stream; an unrated challenge moves no rating."""
 
 from __future__ import annotations
 
@@ -12,10 +11,11 @@ import pytest
 
 from services.commands import challenges
 from services.commands.ratings import rated
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer, sse_frames
 from tests.service.online.lobby_client import Person
 
-pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", ["fakeredis"], indirect=True)]
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
 
 async def register_bot(api, name: str = "Rando Bot") -> Person:

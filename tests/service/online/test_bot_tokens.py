@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from services.ops.limits import Limits
+from tests.service.backends import BACKENDS
 from tests.service.client import bearer
 from tests.service.limits.test_open_matches import client, gateway
 from tests.service.online.lobby_client import Person
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 KEY = "frontend-key"
 SHIPPED = Limits(api_keys=frozenset({KEY}), create_identity="player")  # as deploy/tavern.env sets them
 
