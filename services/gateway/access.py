@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel import RulesError
-from projections.i18n import Texts
+from projections.i18n import N_, Texts
 from services.commands import tokens
 from services.commands.folds import MatchLost
 from services.commands.matches import Match
@@ -34,7 +34,7 @@ def by_rule(status: int, refusal: RulesError) -> ApiError:
     return problem
 
 
-LOST = "the store no longer holds this match (it was lost, e.g. in a restart)"  # 410, and a stream's last word
+LOST = N_("the store no longer holds this match (it was lost, e.g. in a restart)")  # 410, and a stream's last word
 
 
 def gone(lost: MatchLost) -> ApiError:

@@ -8,7 +8,10 @@ stream loop (streams.py) counts the bytes still on this side, the transport's bu
 socket's send queue (``SIOCOUTQ``: written and not acknowledged by the client's TCP), and sends
 nothing more while they are past ``TAVERN_STREAM_UNSENT_BYTES``; a stream that does not drain
 below it within the send timeout is cut: its socket reset (``SO_LINGER`` 0), so that neither
-the transport nor the kernel keeps its bytes for a client that will not take them.
+the transport nor the kernel keeps its bytes for a client that will not take them. A client that
+takes nothing at all while less than the cap waits for it (a short match, the quiet after its end)
+is cut too, at a keep-alive tick, once its unsent bytes have not gone down for the send timeout
+(``stalled``).
 
 The transport is the one uvicorn's ``receive`` belongs to (its request cycle, or its WebSocket
 protocol), as intake.arrived finds it; under any other server there is none: nothing is counted.
@@ -22,6 +25,7 @@ import fcntl
 import socket
 import struct
 import termios
+import time
 from typing import Any
 
 POLL_S = 0.25  # how often a stream past its cap looks again: only such streams poll
@@ -37,6 +41,7 @@ class Backlog:
         sock = self._transport.get_extra_info("socket") if self._transport is not None else None
         self._socket: Any = sock
         self._fd = sock.fileno() if sock is not None else -1
+        self._held, self._since = 0, 0.0  # the unsent bytes last seen, and since when none were taken
 
     def unsent(self) -> int:
         """The bytes written and not yet taken by the client's side: 0 when not known."""
@@ -47,6 +52,15 @@ class Backlog:
             with contextlib.suppress(OSError):  # not a socket the kernel counts for (or closed meanwhile)
                 held += _INT.unpack(fcntl.ioctl(self._fd, termios.TIOCOUTQ, b"\0" * _INT.size))[0]
         return held
+
+    def stalled(self, timeout_s: float, now: float | None = None) -> bool:
+        """Whether bytes have waited and none were taken for ``timeout_s``: the client reads nothing."""
+        now = time.monotonic() if now is None else now
+        unsent = self.unsent()
+        if unsent == 0 or unsent < self._held or not self._since:
+            self._since = now  # drained, or the client took some: it reads
+        self._held = unsent
+        return unsent > 0 and now - self._since >= timeout_s
 
     async def room(self) -> None:
         """Until what is unsent is within the cap (the caller bounds the wait)."""

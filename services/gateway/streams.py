@@ -64,6 +64,11 @@ async def follow(hub: Hub, match_id: str, listener: Listener, sent: int, framing
             frame = framing.presence(hub.table(match_id, listener))
         elif listener.ping:
             listener.ping = False
+            stalled = hub.send_timeout_s is not None and backlog.stalled(hub.send_timeout_s)
+            if stalled:  # nothing taken, though less than the cap waits
+                log.info("stream_stalled", match_id=match_id, seat=listener.seat, unsent=backlog.unsent())
+                backlog.cut()
+                return
             if framing.keepalive is None:  # the transport keeps itself alive
                 listener.quiet = 0
                 continue
