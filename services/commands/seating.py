@@ -3,6 +3,8 @@ open stream is the gateway's to say as it sends the envelope (services/gateway/p
 
 from __future__ import annotations
 
+import asyncio
+
 from domain.kernel.online import bot_seats
 from projections.views import TablePlayer
 from services.commands import clocks
@@ -17,7 +19,8 @@ class Seating:
 
     async def names(self, match: Match) -> list[str | None]:
         """The seats' names as the table shows them (None: no registered player), for the narration."""
-        return at_table([await self.players.name(match.players.get(seat)) for seat in range(match.setup.seats)])
+        seats = range(match.setup.seats)
+        return at_table(list(await asyncio.gather(*(self.players.name(match.players.get(seat)) for seat in seats))))
 
     async def of(self, match: Match, folded: Folded) -> list[TablePlayer]:
         seats = range(match.setup.seats)
