@@ -30,9 +30,14 @@ async def test_an_idle_worker_projects_the_next_command_within_a_second(processe
         client = redis.Redis.from_url(url)
         queue = Queue("idle", connection=client)
         async with httpx.AsyncClient(base_url=base, timeout=10) as api:
+            # the worker up first (its heartbeat): a fresh checkout's first start compiles every module
+            deadline = time.monotonic() + 60
+            while (await api.get("/readyz")).json()["workers"] < 1:
+                assert time.monotonic() < deadline, "the worker never started"
+                await asyncio.sleep(0.1)
             created = await create(api, seats=3)
             url_ = f"/v1/matches/{created['match_id']}/stream"
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 30
             while client.zcard(keys.DIRTY) or queue.count:
                 assert time.monotonic() < deadline, "the opening was never projected"
                 await asyncio.sleep(0.05)
