@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Command, Game, Result, Seat, viewers
+from domain.kernel.online import bot_seats
 
 SPECTATOR_FIELD = "spectator"
 
@@ -20,6 +21,7 @@ class TablePlayer(msgspec.Struct, frozen=True):
     bot: bool  # played by a bot: from the start, or since it left, conceded or timed out too often
     connected: bool  # has an open stream: set by the gateway as it sends the envelope (false as stored)
     clock: Any = None  # {"deadline": unix seconds | None, "bank_s": seconds} in a match with a clock
+    taken: str | None = None  # a person's seat a bot plays: why ("left", "timeouts", "conceded")
 
 
 class ViewEnvelope(msgspec.Struct, frozen=True):
@@ -51,8 +53,10 @@ def envelope(
 ) -> ViewEnvelope:
     """The envelope of ``seat``; ``view``, when given, is ``game.view(state, seat)`` built already."""
     result = game.result(state)
-    # nothing is legal before the opening deal (a lobby filling, seats still giving entropy)
-    legal = game.legal(state, seat) if seat is not None and result is None and version > 0 else []
+    # nothing is legal before the opening deal (a lobby filling, seats still giving entropy), nor to
+    # a seat a bot plays for its player: its moves are the bot's until the player sends Reclaim
+    playing = result is None and version > 0 and seat not in bot_seats(state)
+    legal = game.legal(state, seat) if seat is not None and playing else []
     if view is None:
         view = game.view(state, seat)
     shown = players or []

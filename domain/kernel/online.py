@@ -7,7 +7,9 @@ of timeouts. Being the rules' own commands and events, these acts are replayed a
 
 - ``Concede``: the seat gives up. With one seat left standing the match ends and that seat wins;
   with more, the conceded seat is played by a bot to the end and ranks last.
-- ``Leave``: the seat walks away from a running match; a bot plays it to the end.
+- ``Leave``: the seat walks away from a running match; a bot plays it until it comes back.
+- ``Reclaim``: a seat a bot plays since it left or timed out too often takes itself back (a
+  conceded seat cannot: conceding is final). Until then its own view has no legal command.
 - ``TimedOut``: a system command the service sends for a seat whose clock ran out (it has legal
   commands now). The bot the command names picks that seat's move, drawn from the rules' random
   stream so the audit picks it again (a bot decides from the view and a seed alone, within a fixed
@@ -42,6 +44,10 @@ class Leave(Command, frozen=True):
     pass
 
 
+class Reclaim(Command, frozen=True):
+    pass
+
+
 class TimedOut(Command, frozen=True):
     limit: int = 3  # timeouts in a row before the seat is given up
     forfeit: bool = False  # at the limit: concede (True) or be played by a bot for good (False)
@@ -67,6 +73,10 @@ class TakenOver(Event, frozen=True):
     reason: str  # "left" | "timeouts"
 
 
+class Reclaimed(Event, frozen=True):
+    seat: Seat  # its player plays it again (it had left, or timed out too often)
+
+
 class SeatTimedOut(Event, frozen=True):
     seat: Seat
     streak: int  # timeouts in a row, this one included
@@ -77,7 +87,7 @@ class StreakEnded(Event, frozen=True):
 
 
 SERVICE_COMMANDS = (TimedOut, Abandon)  # sent by the service only, never by a client
-SYSTEM_EVENTS = (Conceded, TakenOver, SeatTimedOut, StreakEnded, Abandoned)
+SYSTEM_EVENTS = (Conceded, TakenOver, Reclaimed, SeatTimedOut, StreakEnded, Abandoned)
 
 
 class OnlineState(msgspec.Struct, frozen=True):
@@ -120,6 +130,13 @@ def bot_seats(state: Any) -> set[Seat]:
     return set(state.taken) if isinstance(state, OnlineState) else set()
 
 
+def taken_reason(state: Any, seat: Seat) -> str | None:
+    """Why a bot plays a person's seat: "conceded", "left" or "timeouts" (None: it does not)."""
+    if not isinstance(state, OnlineState) or seat not in state.taken:
+        return None
+    return "conceded" if seat in state.conceded else "left" if seat in state.left else "timeouts"
+
+
 def left_seats(state: Any) -> set[Seat]:
     """The seats whose players walked away (Leave)."""
     return set(state.left) if isinstance(state, OnlineState) else set()
@@ -139,6 +156,11 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
         if isinstance(event, TakenOver):
             left = (*state.left, event.seat) if event.reason == "left" else state.left
             return msgspec.structs.replace(state, taken=(*state.taken, event.seat), left=left)
+        if isinstance(event, Reclaimed):
+            taken = tuple(seat for seat in state.taken if seat != event.seat)
+            left = tuple(seat for seat in state.left if seat != event.seat)
+            reset = tuple(0 if seat == event.seat else n for seat, n in enumerate(state.streaks))
+            return msgspec.structs.replace(state, taken=taken, left=left, streaks=reset)
         if isinstance(event, Abandoned):
             return msgspec.structs.replace(state, abandoned=True)
         if isinstance(event, SeatTimedOut | StreakEnded):
@@ -173,6 +195,12 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
             if seat in state.taken:
                 raise RulesError("already_left", "a bot plays this seat already")
             return [TakenOver(seat=seat, reason="left")]
+        if isinstance(command, Reclaim):
+            if seat in state.conceded:
+                raise RulesError("conceded_for_good", "a seat that conceded cannot be taken back")
+            if seat not in state.taken:
+                raise RulesError("not_taken_over", "no bot plays this seat: there is nothing to take back")
+            return [Reclaimed(seat=seat)]
         if isinstance(command, TimedOut):
             return timed_out(state, command, seat, rng)
         if isinstance(command, Abandon):
@@ -245,8 +273,8 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
     # the game's own fields (id, seats, options, bots, rules version, ...) carried over as they are
     return replace(
         game,
-        command_type=game.command_type | Concede | Leave | TimedOut | Abandon,
-        event_type=game.event_type | Conceded | TakenOver | SeatTimedOut | StreakEnded | Abandoned,
+        command_type=game.command_type | Concede | Leave | Reclaim | TimedOut | Abandon,
+        event_type=game.event_type | Conceded | TakenOver | Reclaimed | SeatTimedOut | StreakEnded | Abandoned,
         initial=initial,
         begin=lambda state, rng: game.begin(state.inner, rng),
         evolve=evolve,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel.online import Abandoned, Conceded, SeatTimedOut, StreakEnded, TakenOver
+from domain.kernel.online import Abandoned, Conceded, Reclaimed, SeatTimedOut, StreakEnded, TakenOver
 from projections.narration.names import Names
 
 
@@ -19,6 +19,7 @@ def _taken_over(e: TakenOver, n: Names) -> str:
 SENTENCES: dict[type, Callable[[Any, Names], str]] = {
     Conceded: lambda e, n: n._("{seat} conceded.", seat=n.seat(e.seat)),
     TakenOver: _taken_over,
+    Reclaimed: lambda e, n: n._("{seat} took the seat back from the bot.", seat=n.seat(e.seat)),
     SeatTimedOut: lambda e, n: n.n_(
         "{seat} ran out of time: a bot chose the move ({count} time in a row).",
         "{seat} ran out of time: a bot chose the move ({count} times in a row).",

@@ -1,5 +1,5 @@
 """Bot seats: played by the projection job right after it writes a match's views, each bot
-deciding from its seat's view envelope (what that seat's player would see) and legal only. The
+deciding from its seat's view envelope (what that seat's player would see) and its legal commands only. The
 same job sends the commands a person's own private setting sends for it (``Game.automatic``:
 Taverna's "always pass"), each as that seat's command in entries of its own.
 
@@ -23,16 +23,14 @@ from services.commands.timeouts import deserted
 from services.ops import logs
 
 V = TypeVar("V")
-C = TypeVar("C")
 log = logs.get("tavern.bots")
 
 
-class SeatView(msgspec.Struct, Generic[V, C]):
+class SeatView(msgspec.Struct, Generic[V]):
     """The part of a stored view envelope a bot reads, decoded into the game's own types."""
 
     version: int
     view: V
-    legal: list[C]
 
 
 def idempotency_key(version: int) -> str:
@@ -51,19 +49,21 @@ class Bots:
         game = match.game
         decoder = self._types.get(game.id)
         if decoder is None:
-            view: Any = SeatView[game.view_type, game.command_type]  # type: ignore[name-defined]  # generic at run time
+            view: Any = SeatView[game.view_type]  # type: ignore[name-defined]  # generic at run time
             decoder = self._types[game.id] = msgspec.json.Decoder(view)
         if deserted(match, state):
             return  # every person has gone: the bots do not play on for nobody (timeouts.py abandons it)
         played = {*match.bots, *bot_seats(state)}
         for seat in sorted(played):
-            seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
-            if not seen.legal:
+            # the seat's legal commands (its player's envelope shows none while a bot plays it)
+            legal = game.legal(state, seat)
+            if not legal:
                 continue
+            seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
             # a seat created as a bot plays the kind the match was created with; a person's seat
             # handed to a bot (left, timed out for good, conceded) the strongest the game has
             bot = make_bot(game, match.bot_kind if seat in match.bots else fallback_bot(game), match.setup.options)
-            command = bot.choose(seen.view, seen.legal, Rng(match.seed, version, f"bot:{seat}"))
+            command = bot.choose(seen.view, legal, Rng(match.seed, version, f"bot:{seat}"))
             await self.send(match, seat, command, version)
         if game.automatic is not None:
             for seat in sorted(set(range(match.setup.seats)) - played):

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Union, get_args
 import msgspec
 
 from domain.kernel import Command, Rng, RulesError
-from domain.kernel.online import SERVICE_COMMANDS, bot_seats
+from domain.kernel.online import SERVICE_COMMANDS, Reclaim, bot_seats
 from projections.chain import Cause
 from projections.i18n import N_
 from projections.receipts import receipt
@@ -189,8 +189,10 @@ class Handler:
                     raise RulesError("waiting_for_players", "the match starts once its open seats are filled")
                 if folded.version == 0:  # the opening waits for the seats' entropy (docs/AUDIT.md)
                     raise RulesError("waiting_for_entropy", "the match opens once every seat has sent its entropy")
-                if not system and seat in bot_seats(folded.state) and game.result(folded.state) is None:
-                    raise RulesError("seat_taken_over", "a bot plays this seat now (it left, conceded or timed out)")
+                if (not system and seat in bot_seats(folded.state) and not isinstance(command, Reclaim)
+                        and game.result(folded.state) is None):
+                    raise RulesError("seat_taken_over", "a bot plays this seat now (it left, conceded or timed "
+                                     "out): send Reclaim to take it back, unless it conceded")
                 events = game.decide(folded.state, command, seat, Rng(folded.seed, folded.version))
             except RulesError as refusal:
                 self.metrics.decide_seconds.observe(time.perf_counter() - deciding)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from domain.kernel.online import bot_seats
+from domain.kernel.online import bot_seats, taken_reason
 from projections.views import TablePlayer
 from services.commands import clocks
 from services.commands.folds import Folded
@@ -31,5 +31,5 @@ class Seating:
             clock = None
             if match.clock is not None and folded.clocks and seat not in bots:
                 clock = clocks.shown(match.clock, folded.clocks[seat])
-            out.append(TablePlayer(seat, names[seat], seat in bots, False, clock))
+            out.append(TablePlayer(seat, names[seat], seat in bots, False, clock, taken_reason(folded.state, seat)))
         return out

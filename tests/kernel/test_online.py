@@ -10,12 +10,16 @@ from domain.kernel.online import (
     Concede,
     Conceded,
     Leave,
+    Reclaim,
+    Reclaimed,
     SeatTimedOut,
     StreakEnded,
     TakenOver,
     TimedOut,
     bot_label,
     bot_seats,
+    left_seats,
+    taken_reason,
 )
 from tests.conformance.harness import check_match
 
@@ -94,6 +98,32 @@ def test_timeouts_play_the_move_then_take_the_seat_over_at_the_limit():
         events = t.submit(seat, TimedOut(limit=2))
         assert events[0] == SeatTimedOut(seat=seat, streak=streak)
     assert events[-1] == TakenOver(seat=seat, reason="timeouts") and bot_seats(t.state) == {seat}
+
+
+def test_a_seat_lost_to_timeouts_is_reclaimed_by_its_player_with_its_run_of_timeouts_reset():
+    t = table("heros-tavern", 3)
+    seat = t.actors()[0]
+    t.submit(seat, TimedOut(limit=1))
+    assert taken_reason(t.state, seat) == "timeouts"
+    assert t.submit(seat, Reclaim()) == [Reclaimed(seat=seat)]
+    assert bot_seats(t.state) == set() and taken_reason(t.state, seat) is None and t.state.streaks[seat] == 0
+    with pytest.raises(RulesError) as twice:
+        t.submit(seat, Reclaim())
+    assert twice.value.code == "not_taken_over"
+    until_due(t, seat)
+    assert t.submit(seat, TimedOut(limit=1))[0] == SeatTimedOut(seat=seat, streak=1)  # a new run, from one
+
+
+def test_a_seat_that_left_comes_back_but_one_that_conceded_does_not():
+    t = table("taverna", 3)
+    t.submit(2, Leave())
+    assert taken_reason(t.state, 2) == "left"
+    assert t.submit(2, Reclaim()) == [Reclaimed(seat=2)] and left_seats(t.state) == set()
+    t.submit(1, Concede())
+    assert taken_reason(t.state, 1) == "conceded"
+    with pytest.raises(RulesError) as refused:
+        t.submit(1, Reclaim())
+    assert refused.value.code == "conceded_for_good" and bot_seats(t.state) == {1}
 
 
 def test_a_forfeit_at_the_limit_concedes():

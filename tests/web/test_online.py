@@ -58,6 +58,13 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
         before = int(mover.get_attribute("#table", "data-version"))
         mercenaries_move(mover)
         mover.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {before}")
+        asked: list[str] = []
+        ben.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        ben.click("#concede")  # a second thought: nothing is sent
+        ben.wait_for_timeout(300)
+        assert asked and "cannot be undone" in asked[0] and "ends now" in asked[0]
+        assert ben.get_attribute("#table", "data-status") == "active"
+        ben.once("dialog", lambda dialog: dialog.accept())
         ben.click("#concede")
         for seen in (page, ben):
             seen.wait_for_selector("#table[data-status=finished]", state="attached")

@@ -159,6 +159,9 @@ export function seatName(env, record) {
   return (seat) => {
     const player = env?.players?.[seat];
     const base = player?.name || _("Player {number}", { number: seat + 1 });
+    // a person's seat a bot plays says why; a seat created as a bot is a bot
+    if (player?.taken === "conceded") return _("{name} (conceded)", { name: base });
+    if (player?.taken) return _("{name} (a bot plays for now)", { name: base });
     return player?.bot || record?.bots?.includes(seat) ? _("{name} (bot)", { name: base }) : base;
   };
 }
@@ -180,12 +183,24 @@ export function playersBar(env) {
     p.clock?.deadline ? h("span.clock", { dataset: { deadline: p.clock.deadline } }, clockText(p.clock.deadline)) : null)));
 }
 
-// Concede while playing, Start while waiting (the host), Rematch at the end; the invite link.
+// Concede (after a confirmation: it cannot be taken back) while playing, "Take back my seat" while
+// a bot plays it for its player, Start while waiting (the host), Rematch at the end; the invite link.
 export function actions(id, env, token, record, remember, showError) {
   const out = [];
-  if (env.status === "active" && env.seat !== null && !env.players?.[env.seat]?.bot) {
-    out.push(h("button#concede.danger", { onclick: () => call(`/v1/matches/${id}/commands`, { method: "POST", token,
-      body: { type: "Concede" } }).catch(showError) }, _("Concede")));
+  const send = (type) => call(`/v1/matches/${id}/commands`, { method: "POST", token, body: { type } }).catch(showError);
+  const mine = env.seat !== null ? env.players?.[env.seat] : null;
+  if (env.status === "active" && mine && !mine.bot) {
+    const last = (env.players || []).filter((p) => !p.taken).length <= 2;
+    out.push(h("button#concede.danger", { onclick: () => {
+      const warning = last ? _("Concede? The match ends now and counts as a loss. This cannot be undone.")
+        : _("Concede? A bot plays your seat to the end and you rank last. This cannot be undone.");
+      if (window.confirm(warning)) send("Concede");
+    } }, _("Concede")));
+  }
+  if (env.status === "active" && mine?.taken && mine.taken !== "conceded") {
+    out.push(h("p#taken-over.hint", {}, mine.taken === "left" ? _("You left: a bot plays your seat.")
+      : _("You ran out of time too often: a bot plays your seat.")));
+    out.push(h("button#reclaim.primary", { onclick: () => send("Reclaim") }, _("Take back my seat")));
   }
   if (env.status === "waiting" && record?.host) {
     out.push(h("button#start", { onclick: () => asMe(`/v1/matches/${id}/start`, { method: "POST" }).catch(showError) }, _("Start with bots")));

@@ -43,7 +43,7 @@ const COMMANDS = {
   PassDeed: N_("Buy no deed"), PickCustomer: N_("Take a customer"), PlaceCustomer: N_("Seat the customer"),
   ActivateDignitary: N_("Activate a dignitary"), CastSpell: N_("Cast"), SellSpell: N_("Sell the spell"),
   UseFavour: N_("Use a royal favour"), Pass: N_("Pass"), SetAutoPass: N_("Pass automatically"), EndTurn: N_("End the turn"),
-  ChooseScoring: N_("Choose a royal scoring"), Concede: N_("Concede"),
+  ChooseScoring: N_("Choose a royal scoring"), Concede: N_("Concede"), Reclaim: N_("Take back my seat"),
 };
 const FIELDS = {
   accept: N_("accept"), always: N_("always"), attackers: N_("attackers"), cancel: N_("cancel"), dignitary: N_("dignitary"),

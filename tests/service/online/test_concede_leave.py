@@ -27,12 +27,33 @@ async def test_a_seat_that_leaves_is_played_by_a_bot_and_the_export_audits(api):
     assert left.status_code == 200 and left.json()["events"] == [{"type": "TakenOver", "seat": 1, "reason": "left"}]
     again = await send(api, created, 1, {"type": "Leave"})
     assert (again.status_code, again.json()["error"]["code"]) == (422, "seat_taken_over")
-    seen = await view(api, created, seat_token(created, 1))
-    if seen["legal"]:  # a human command from a seat a bot now plays is refused
-        refused = await send(api, created, 1, seen["legal"][0])
-        assert (refused.status_code, refused.json()["error"]["code"]) == (422, "seat_taken_over")
+    seen = await wait_for(api, created, seat_token(created, 1), left.json()["version"])
+    # its player's view offers no move while the bot plays it, and says why the bot does
+    assert seen["legal"] == [] and seen["players"][1]["taken"] == "left" and seen["players"][1]["bot"]
+    assert seen["players"][0]["taken"] is None
+    refused = await send(api, created, 1, {"type": "Concede"})  # nor may the seat act but to come back
+    assert (refused.status_code, refused.json()["error"]["code"]) == (422, "seat_taken_over")
     final = await play_to_end(api, created, [0], seed=3)
     assert final["status"] == "finished"
+    report = audit(await export(api, created, seat_token(created, 0)))
+    assert list(report.result.winners) == final["result"]["winners"]
+
+
+async def test_a_seat_that_left_takes_itself_back_and_a_conceded_one_cannot(api):
+    created = await create(api, seats=3, game="taverna")
+    await send(api, created, 2, {"type": "Leave"})
+    back = await send(api, created, 2, {"type": "Reclaim"})
+    assert back.status_code == 200, back.text
+    assert back.json()["events"] == [{"type": "Reclaimed", "seat": 2}]
+    seen = await wait_for(api, created, seat_token(created, 2), back.json()["version"])
+    assert seen["players"][2] | {"connected": False} == {"seat": 2, "name": None, "bot": False, "connected": False,
+                                                          "clock": None, "taken": None}
+    again = await send(api, created, 2, {"type": "Reclaim"})
+    assert (again.status_code, again.json()["error"]["code"]) == (422, "not_taken_over")
+    await send(api, created, 1, {"type": "Concede"})
+    never = await send(api, created, 1, {"type": "Reclaim"})
+    assert (never.status_code, never.json()["error"]["code"]) == (422, "conceded_for_good")
+    final = await play_to_end(api, created, [0, 2], seed=5)
     report = audit(await export(api, created, seat_token(created, 0)))
     assert list(report.result.winners) == final["result"]["winners"]
 

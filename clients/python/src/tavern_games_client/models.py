@@ -43,6 +43,7 @@ class TablePlayer(msgspec.Struct, frozen=True):
     bot: bool
     connected: bool
     clock: JSON | None = None
+    taken: str | None = None  # why a bot plays a person's seat: "left", "timeouts", "conceded"
 
 
 class ViewEnvelope(msgspec.Struct, frozen=True):
