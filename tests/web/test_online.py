@@ -26,6 +26,17 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
     page.click("#host-match")
     page.wait_for_selector("#table[data-status=waiting]", state="attached")
     assert page.locator("#start").is_visible()  # the host may start with bots
+    assert page.locator("#status").inner_text() == "Waiting for the match to start"  # not for the host's move
+    assert page.locator("#leave-table").inner_text() == "Cancel the match"
+    # the host's own table in the lobby is one to go back to, never to join again (that voided its link)
+    table_url = page.url
+    page.goto(server + "/#/")
+    own = page.locator("li.open-match", has_text="Ann").first
+    own.wait_for()
+    assert own.locator("button.join").count() == 0
+    own.locator(".back-to-table").click()
+    page.wait_for_selector("#table[data-status=waiting]", state="attached")
+    assert page.url == table_url and page.locator("#start").is_visible()
 
     other = browser.new_context(viewport={"width": 1280, "height": 900})
     try:

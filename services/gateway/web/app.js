@@ -224,7 +224,7 @@ async function showLobby(gen) {
   if (stale(gen)) return;
   app.replaceChildren(
     errorBox(null),
-    online.lobbyPanel(list, remember, showError),
+    online.lobbyPanel(list, remember, known, showError),
     h("div.lobby", {}, createForm(list), recentList()),
     h("p.hint", {}, _("Everything here uses the public API"), " (", h("a", { href: "/openapi.json" }, "openapi.json"), "). ",
       _("Games: {games}.", { games: list.map((g) => `${g.name} (${seatRange(g)})`).join(", ") })),
@@ -392,7 +392,10 @@ async function showMatch(id, token, tableName, gen) {
       connection,
       h("a.replay-link", { href: replayLink(id, token) }, _("Replay")),
     );
-    const status = env.status === "finished" ? _("The match is over") : table.status?.(env.view, ctx) || (env.seat === null ? _("Watching") : _("Waiting for the other players"));
+    // a table still filling has dealt nothing: it waits for players to join, not for any seat's move
+    const status = env.status === "finished" ? _("The match is over")
+      : env.status === "waiting" ? _("Waiting for the match to start")
+      : table.status?.(env.view, ctx) || (env.seat === null ? _("Watching") : _("Waiting for the other players"));
     statusLine.textContent = page.pending ? _("Sending…") : status;
     const mine = !page.pending && env.legal.length > 0;
     statusLine.classList.toggle("your-move", mine);

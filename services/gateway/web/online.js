@@ -81,9 +81,16 @@ export async function join(id, body, remember, gameName) {
   location.hash = matchHash(id, joined.token);
 }
 
-function openMatches(games, remember, showError) {
+function openMatches(games, remember, known, showError) {
   const list = h("ul#open-matches.open-matches");
   const nameOf = (id) => games.find((g) => g.id === id)?.name || id;
+  // a table this browser sits at (its host's own, or one it joined) is gone back to, never joined
+  // again: a second join answers a new token and voids the one this browser holds
+  const seatedOr = (m) => {
+    const seat = known(m.match_id)?.seats?.[0];
+    return seat ? h("a.primary.back-to-table", { href: matchHash(m.match_id, seat.token) }, _("Back to my table"))
+      : h("button.join", { onclick: () => join(m.match_id, {}, remember, nameOf(m.game)).catch(showError) }, _("Join"));
+  };
   const load = async () => {
     try {
       const page = await call("/v1/lobby?limit=50");
@@ -91,8 +98,7 @@ function openMatches(games, remember, showError) {
         h("strong", {}, nameOf(m.game)), " ", _("hosted by {host}", { host: m.host }), " · ",
         m.seats.map((s) => (s.name ? `${s.name}${s.bot ? " 🤖" : ""}` : "—")).join(", "),
         " · ", m.clock ? _("{seconds} s a move", { seconds: m.clock.per_move_s }) : _("no clock"),
-        " · ", n_("{count} free seat", "{count} free seats", m.free.length), " ",
-        h("button.join", { onclick: () => join(m.match_id, {}, remember, nameOf(m.game)).catch(showError) }, _("Join")))));
+        " · ", n_("{count} free seat", "{count} free seats", m.free.length), " ", seatedOr(m))));
       if (!page.matches.length) list.append(h("li.none", {}, _("No open match: host one.")));
     } catch (error) {
       showError(error);
@@ -140,12 +146,12 @@ function botsList(games, remember, showError) {
   return h("section#bots-list.panel", {}, h("h2", {}, _("Bots")), list, status);
 }
 
-export function lobbyPanel(games, remember, showError) {
+export function lobbyPanel(games, remember, known, showError) {
   const box = h("div#online.online");
   const draw = () => {
     const player = me();
     box.replaceChildren(...(player
-      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name })), hostForm(games, remember, showError), openMatches(games, remember, showError),
+      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name })), hostForm(games, remember, showError), openMatches(games, remember, known, showError),
         botsList(games, remember, showError)]
       : [nameForm(draw, showError)]));
   };
@@ -204,6 +210,18 @@ export function actions(id, env, token, record, remember, showError) {
   }
   if (env.status === "waiting" && record?.host) {
     out.push(h("button#start", { onclick: () => asMe(`/v1/matches/${id}/start`, { method: "POST" }).catch(showError) }, _("Start with bots")));
+  }
+  if (env.status === "waiting" && me() && env.seat !== null) {
+    // the host's leaving closes the table; a joiner's frees the seat again
+    const label = record?.host ? _("Cancel the match") : _("Leave the table");
+    out.push(h("button#leave-table", { onclick: async () => {
+      try {
+        await asMe(`/v1/matches/${id}/leave`, { method: "POST" });
+        location.hash = "#/";
+      } catch (error) {
+        showError(error);
+      }
+    } }, label));
   }
   if (env.status === "waiting" && record?.invite) {
     out.push(h("span.invite", {}, _("Invite:"), " ", h("input#invite-link.share", { readonly: true,

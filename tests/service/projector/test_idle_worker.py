@@ -37,8 +37,12 @@ async def test_an_idle_worker_projects_the_next_command_within_a_second(processe
                 await asyncio.sleep(0.1)
             created = await create(api, seats=3)
             url_ = f"/v1/matches/{created['match_id']}/stream"
+            # the opening projected (its claim took it off the dirty set). Not "and no job queued":
+            # the gateway's and the worker's first sweeps may each queue one (the check of the
+            # queue's length and the enqueue are not one step), and the second then waits in RQ
+            # behind the resident first for its budget (20 s): harmless, and bounded below
             deadline = time.monotonic() + 30
-            while client.zcard(keys.DIRTY) or queue.count:
+            while client.zcard(keys.DIRTY):
                 assert time.monotonic() < deadline, "the opening was never projected"
                 await asyncio.sleep(0.05)
             await asyncio.sleep(IDLE_S)
@@ -57,7 +61,7 @@ async def test_an_idle_worker_projects_the_next_command_within_a_second(processe
         # bounded well below that, not by a speed (the machine may be loaded)
         assert latency < DEQUEUE_S + 5
         assert worker.poll() is None
-        assert queue.count == 0 and queue.failed_job_registry.count == 0
+        assert queue.count <= 1 and queue.failed_job_registry.count == 0  # none piled up (at most a second first)
         log = (tmp_path / "1-worker.log").read_text()
         assert "could not connect" not in log and "quitting" not in log, log
     finally:
