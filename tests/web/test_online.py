@@ -52,8 +52,10 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
             seen.wait_for_selector("#table[data-status=active]", state="attached")
             names = seen.locator("#players .player .name").all_inner_texts()
             assert names == ["Ann", "Ben"]
-            seen.wait_for_selector("#players .clock")
-            assert re.fullmatch(r"\d+:\d\d", seen.locator("#players .clock").first.inner_text())
+            seen.wait_for_selector("#players .clock[data-deadline]")
+            # the move's time and the bank apart (300 s a move, a bank of 1,200 s)
+            shown = seen.locator("#players .clock[data-deadline]").first.inner_text()
+            assert re.fullmatch(r"[45]:\d\d bank 20:00", shown), shown
         # each sees the other connected; Ben steps out to the lobby (his stream closes) and back
         both = "[...document.querySelectorAll('#players .presence')].map(e => e.title).join() === '%s'"
         for seen in (page, ben):
@@ -64,6 +66,11 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
         ben.goto(at_table)
         ben.wait_for_selector("#table[data-status=active]", state="attached")
         page.wait_for_function(both % "connected,connected")
+        # the turn's sound can be turned off, and stays off in this browser
+        assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "true"
+        page.click("#sound-toggle")
+        assert page.evaluate("localStorage.getItem('tavern.sound')") == "off"
+        assert page.locator("#sound-toggle").inner_text() == "Sound off"
         # whoever's move it is makes one, with the clock shown
         mover = page if page.locator("#status.your-move").count() else ben
         before = int(mover.get_attribute("#table", "data-version"))
@@ -80,6 +87,10 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
         for seen in (page, ben):
             seen.wait_for_selector("#table[data-status=finished]", state="attached")
             assert "Ann wins" in seen.locator("#result h2").inner_text()
+            # a concession is no score of 0 for both, and the one who conceded is no bot
+            lines = seen.locator("#result .standings li").all_inner_texts()
+            assert lines == ["Ann — wins: the others conceded", "Ben (conceded)"], lines
+        assert ben.locator(".who").inner_text() == "You are Ben (conceded)"
         assert page.locator("#rematch").is_visible()
         assert not seat_tokens(ben) & seat_tokens(page) and seat_tokens(ben) and seat_tokens(page)
         assert not any(token in page.content() for token in seat_tokens(ben))

@@ -309,8 +309,18 @@ function resultBox(result, namer, view) {
   const together = TABLE_OUTCOMES[view?.outcome];
   const winners = result.winners || [];
   const headline = winners.length ? n_("{names} wins!", "{names} win!", winners.length, { names: i18n.list(winners.map(namer)) }) : _("The match is over");
-  const line = (s) => (s.tiebreak ? _("{player} — score {score} (tiebreak {tiebreak})", { player: namer(s.seat), score: s.score, tiebreak: s.tiebreak })
-    : _("{player} — score {score}", { player: namer(s.seat), score: s.score }));
+  // a match ended by a concession or abandoned was never scored: say how it ended, not "score 0"
+  const conceded = new Set(result.details?.conceded || []);
+  const unscored = ["conceded", "abandoned"].includes(result.details?.ended);
+  const line = (s) => {
+    const player = namer(s.seat);
+    if (unscored) {
+      if (conceded.has(s.seat)) return player; // the name says it: "Ben (conceded)"
+      return result.details.ended === "abandoned" ? _("{player} — abandoned, no winner", { player }) : _("{player} — wins: the others conceded", { player });
+    }
+    return s.tiebreak ? _("{player} — score {score} (tiebreak {tiebreak})", { player, score: s.score, tiebreak: s.tiebreak })
+      : _("{player} — score {score}", { player, score: s.score });
+  };
   return h(
     "section#result.panel.result",
     {},
@@ -391,6 +401,7 @@ async function showMatch(id, token, tableName, gen) {
       h("span.version", {}, _("version {version}", { version: env.version })),
       connection,
       h("a.replay-link", { href: replayLink(id, token) }, _("Replay")),
+      env.seat === null ? "" : online.turnControls(),
     );
     // a table still filling has dealt nothing: it waits for players to join, not for any seat's move
     const status = env.status === "finished" ? _("The match is over")
@@ -399,7 +410,10 @@ async function showMatch(id, token, tableName, gen) {
     statusLine.textContent = page.pending ? _("Sending…") : status;
     const mine = !page.pending && env.legal.length > 0;
     statusLine.classList.toggle("your-move", mine);
-    if (mine && !yourMove) announce(_("Your move. {status}", { status }));
+    if (mine && !yourMove) {
+      announce(_("Your move. {status}", { status }));
+      online.yourTurn(status);
+    }
     yourMove = mine;
     closeStaleMenus(page.pending ? [] : env.legal);
     const board = drawTable(table, env.view, ctx);

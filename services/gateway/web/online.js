@@ -172,21 +172,37 @@ export function seatName(env, record) {
   };
 }
 
-function clockText(deadline) {
-  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+const LOW_S = 20; // the clock turns red with this little time left in all
+
+const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+
+// A seat's clock shown as the service keeps it (docs/online-play.md): the move's own time first,
+// then the bank, which only runs once the move's time is spent; the deadline is their sum.
+function drawClock(el) {
+  const left = Math.max(0, Math.round(Number(el.dataset.deadline) - Date.now() / 1000));
+  const bank = Math.min(Math.round(Number(el.dataset.bank)), left);
+  const move = left - bank;
+  el.querySelector(".move-time").textContent = move > 0 ? minutes(move) : "";
+  el.querySelector(".bank").textContent = move > 0 ? _("bank {time}", { time: minutes(bank) }) : _("bank {time} running", { time: minutes(bank) });
+  el.classList.toggle("in-bank", move === 0);
+  el.classList.toggle("low", left <= LOW_S);
 }
 
-setInterval(() => {
-  for (const el of document.querySelectorAll(".clock[data-deadline]")) el.textContent = clockText(Number(el.dataset.deadline));
-}, 1000);
+function clock(p) {
+  const el = h("span.clock", { dataset: { deadline: p.clock.deadline, bank: p.clock.bank_s }, title: _("time for this move, then the bank") },
+    h("span.move-time"), " ", h("span.bank"));
+  drawClock(el);
+  return el;
+}
+
+setInterval(() => document.querySelectorAll(".clock[data-deadline]").forEach(drawClock), 1000);
 
 export function playersBar(env) {
   return h("ul#players.players", {}, (env.players || []).map((p) => h("li.player", { dataset: { seat: p.seat }, class: p.seat === env.seat ? "me" : "" },
     h("span.name", {}, p.name || _("Player {number}", { number: p.seat + 1 })),
     p.bot ? h("span.badge.bot", {}, _("bot")) : null,
     h("span.presence", { title: p.connected ? _("connected") : _("away") }, p.connected ? "●" : "○"),
-    p.clock?.deadline ? h("span.clock", { dataset: { deadline: p.clock.deadline } }, clockText(p.clock.deadline)) : null)));
+    p.clock?.deadline ? clock(p) : p.clock ? h("span.clock.idle", {}, _("bank {time}", { time: minutes(Math.round(p.clock.bank_s)) })) : null)));
 }
 
 // Concede (after a confirmation: it cannot be taken back) while playing, "Take back my seat" while
@@ -260,3 +276,45 @@ export async function showLeaderboard(app, game, games) {
         h("td", {}, number(r.rating.ordinal, { minimumFractionDigits: 1, maximumFractionDigits: 1 })), h("td", {}, number(r.rating.matches))))),
     rows.length ? null : h("p.hint", {}, _("No rated match yet.")));
 }
+
+// ---- your turn: a sound (off by a toggle kept in this browser) and, while the tab is hidden and
+// the player allowed it, a system notification; the tab's title says it too (app.js)
+
+const SOUND = "tavern.sound";
+const soundOn = () => localStorage.getItem(SOUND) !== "off";
+
+function beep() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch {
+    // no audio here (or not allowed before a click): the title and the notification still tell
+  }
+}
+
+export function yourTurn(text) {
+  if (soundOn()) beep();
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification(_("Your move"), { body: text, tag: "tavern-turn" });
+  }
+}
+
+export function turnControls() {
+  const sound = h("button#sound-toggle", { "aria-pressed": String(soundOn()), onclick: () => {
+    localStorage.setItem(SOUND, soundOn() ? "off" : "on");
+    sound.setAttribute("aria-pressed", String(soundOn()));
+    sound.textContent = soundOn() ? _("Sound on") : _("Sound off");
+  } }, soundOn() ? _("Sound on") : _("Sound off"));
+  const asks = "Notification" in window && Notification.permission === "default";
+  const notify = asks ? h("button#notify-me", { onclick: () => Notification.requestPermission().then(() => notify.remove()) },
+    _("Notify me when it is my move")) : null;
+  return h("span.turn-controls", {}, sound, notify);
+}
+
