@@ -20,7 +20,7 @@ from services.commands.clocks import ClockOption
 from services.commands.folds import Folds
 from services.commands.matches import Match, Matches, from_fields
 from services.commands.open_matches import Holder
-from services.commands.player_events import MatchStarted, encode
+from services.commands.player_events import MatchStarted, RematchOffered, encode
 from services.commands.players import Player, Players, at_table
 from services.commands.refused import Refused
 from services.ops import logs
@@ -235,6 +235,10 @@ class Lobby:
                 token = created.seat_tokens[mine]
                 assert token is not None
                 log.info("rematch", match_id=match.id, rematch=created.match.id)
+                if self.events is not None:  # the others hear it on their event streams
+                    offer = encode(RematchOffered(match.id, created.match.id, match.game.id, player.id))
+                    for other in sorted(set(match.players.values()) - {player.id}):
+                        await self.events.push(other, offer)
                 if created.match.lobby == "open":  # kept for its players, not listed: it waits for them
                     await self.listings.add(created.match.id, match.game.id, created.match.created, public=False)
                 return Joined(created.match.id, mine, token, not created.match.lobby)

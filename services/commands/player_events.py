@@ -1,6 +1,6 @@
 """What a player's event stream carries besides challenges (docs/bots.md): its matches started
-(kept on the player's events), and, made by the stream itself from the seat's views, its turns
-and its matches' ends. Each ``type`` is its SSE ``event:`` name."""
+and the rematches offered to it (kept on the player's events), and, made by the stream itself
+from the seat's views, its turns and its matches' ends. Each ``type`` is its SSE ``event:`` name."""
 
 from __future__ import annotations
 
@@ -13,6 +13,13 @@ class MatchStarted(msgspec.Struct, tag="match_started"):
     match_id: str
     game: str
     seat: int  # the player's: its token is the one its join (or its challenge's accept) answered
+
+
+class RematchOffered(msgspec.Struct, tag="rematch_offered"):
+    match_id: str  # the finished match
+    rematch: str  # the new one, a seat kept for the player: POST /v1/matches/{match_id}/rematch joins it
+    game: str
+    by: str  # the player id of whoever asked first
 
 
 class Turn(msgspec.Struct, tag="turn"):

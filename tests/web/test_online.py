@@ -94,6 +94,11 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
         assert page.locator("#rematch").is_visible()
         assert not seat_tokens(ben) & seat_tokens(page) and seat_tokens(ben) and seat_tokens(page)
         assert not any(token in page.content() for token in seat_tokens(ben))
+        # Ann asks for a rematch: Ben, still at the finished table, is told without asking
+        assert ben.locator("#rematch-offer").count() == 0
+        page.click("#rematch")
+        page.wait_for_selector("#table[data-status=waiting]", state="attached")
+        ben.wait_for_selector("#rematch-offer", timeout=10_000)
         assert errors == []
     finally:
         other.close()

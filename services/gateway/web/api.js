@@ -64,6 +64,45 @@ function parseBlock(block) {
   return message;
 }
 
+// Each Server-Sent Events message of a response, parsed, until the stream ends.
+async function readMessages(response, onMessage) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
+      const message = parseBlock(buffer.slice(0, end));
+      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
+      onMessage(message);
+    }
+  }
+}
+
+// The player's own events (GET /v1/events, docs/API.md): onEvent(type, data) for each, until
+// close(); after a drop it opens again (the last 60 s of kept events come again: callers dedupe).
+export function playerEvents(token, onEvent) {
+  const controller = new AbortController();
+  (async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const headers = { Authorization: `Bearer ${token}`, Accept: "text/event-stream" };
+        const response = await fetch("/v1/events", { headers, signal: controller.signal, cache: "no-store" });
+        if (!response.ok) return;
+        await readMessages(response, (message) => {
+          if (message.event && message.data.length) onEvent(message.event, JSON.parse(message.data.join("\n")));
+        });
+      } catch {
+        // dropped or closed: the loop says which
+      }
+      await sleep(2000);
+    }
+  })();
+  return { close: () => controller.abort() };
+}
+
 // Opens /stream and calls onView(envelope) for each newer view, onPresence({version, players}) when
 // a seat's stream opens or closes; reconnects by itself (with Last-Event-ID) after a drop, backing
 // off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
@@ -89,24 +128,14 @@ export function openStream(id, token, { onView, onPresence, onState, lastId = 0 
         }
         onState("live");
         delay = 250;
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = "";
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          let end;
-          while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
-            const message = parseBlock(buffer.slice(0, end));
-            buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
-            if (message.event === "presence" && message.data.length) onPresence?.(JSON.parse(message.data.join("\n")));
-            if (message.event !== "view" || !message.data.length) continue;
-            const version = Number(message.id);
-            if (version <= last) continue;
-            last = version;
-            onView(JSON.parse(message.data.join("\n")));
-          }
-        }
+        await readMessages(response, (message) => {
+          if (message.event === "presence" && message.data.length) onPresence?.(JSON.parse(message.data.join("\n")));
+          if (message.event !== "view" || !message.data.length) return;
+          const version = Number(message.id);
+          if (version <= last) return;
+          last = version;
+          onView(JSON.parse(message.data.join("\n")));
+        });
       } catch (error) {
         if (stopped) return;
       }

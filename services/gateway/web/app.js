@@ -384,7 +384,18 @@ async function showMatch(id, token, tableName, gen) {
     if (page.pending && env.version >= page.awaited) page.pending = false;
     draw();
     log.catchUp(env.version);
-    if (env.status === "finished") stream?.close();
+    if (env.status === "finished") {
+      stream?.close();
+      // another player's rematch offer, heard on this player's own events
+      if (!offers && online.me() && env.seat !== null) {
+        offers = api.playerEvents(online.me().token, (type, data) => {
+          if (type === "rematch_offered" && data.match_id === id && !page.rematch) {
+            page.rematch = data;
+            draw();
+          }
+        });
+      }
+    }
   }
 
   async function draw() {
@@ -417,7 +428,7 @@ async function showMatch(id, token, tableName, gen) {
     yourMove = mine;
     closeStaleMenus(page.pending ? [] : env.legal);
     const board = drawTable(table, env.view, ctx);
-    const seated = [online.playersBar(env), online.actions(id, env, token, record, remember, showError)];
+    const seated = [online.playersBar(env), online.actions(id, env, token, record, remember, showError, page.rematch)];
     tableBox.replaceChildren(...seated, resultBox(env.result, namer, env.view) || "", movesBar(ctx) || "", board);
     decorate(tableBox);
     Object.assign(tableBox.dataset, { version: String(env.version), status: env.status, game: env.game, pending: String(page.pending) });
@@ -425,6 +436,7 @@ async function showMatch(id, token, tableName, gen) {
   }
 
   let stream = null;
+  let offers = null;
   try {
     const first = await api.view(id, token);
     const content = await api.content(first.game).catch(() => null); // a table without texts is still playable
@@ -461,7 +473,10 @@ async function showMatch(id, token, tableName, gen) {
   } else {
     connection.textContent = connectionWord("finished");
   }
-  leave = () => stream?.close();
+  leave = () => {
+    stream?.close();
+    offers?.close();
+  };
 }
 
 // ---- the replay

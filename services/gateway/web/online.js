@@ -207,7 +207,7 @@ export function playersBar(env) {
 
 // Concede (after a confirmation: it cannot be taken back) while playing, "Take back my seat" while
 // a bot plays it for its player, Start while waiting (the host), Rematch at the end; the invite link.
-export function actions(id, env, token, record, remember, showError) {
+export function actions(id, env, token, record, remember, showError, offered = null) {
   const out = [];
   const send = (type) => call(`/v1/matches/${id}/commands`, { method: "POST", token, body: { type } }).catch(showError);
   const mine = env.seat !== null ? env.players?.[env.seat] : null;
@@ -244,6 +244,9 @@ export function actions(id, env, token, record, remember, showError) {
       value: `${location.origin}${location.pathname}${inviteHash(id, record.invite)}` })));
   }
   if (env.status === "finished" && me() && env.seat !== null) {
+    if (offered) {
+      out.push(h("p#rematch-offer.hint", { role: "status" }, _("A rematch is offered: join it with Rematch.")));
+    }
     out.push(h("button#rematch.primary", { onclick: async () => {
       try {
         const next = await asMe(`/v1/matches/${id}/rematch`, { method: "POST" });

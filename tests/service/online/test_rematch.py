@@ -3,6 +3,8 @@ new token by asking (the first to ask creates it, the others join it); refusals 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.service.backends import BACKENDS
@@ -23,11 +25,18 @@ async def finished_match(api) -> tuple[Person, Person, Person, str]:
     return ann, ben, cat, created["match_id"]
 
 
-async def test_a_rematch_rotates_the_seats_and_answers_each_player_its_own_token(api):
+async def test_a_rematch_rotates_the_seats_and_answers_each_player_its_own_token(app, api):
     ann, ben, cat, old = await finished_match(api)
     first = await ben.call("POST", f"/v1/matches/{old}/rematch")
     assert first.status_code == 200, first.text
     new = first.json()["match_id"]
+    # the others hear the offer on their event streams; who asked hears none
+    events = app.state.runtime.challenges.events
+    offers = {who.id: [json.loads(raw) for _, raw in await events(who.id, "0-0", 10)] for who in (ann, ben, cat)}
+    offer = {"type": "rematch_offered", "match_id": old, "rematch": new, "game": "taverna", "by": ben.id}
+    assert [e for e in offers[ann.id] if e["type"] == "rematch_offered"] == [offer]
+    assert [e for e in offers[cat.id] if e["type"] == "rematch_offered"] == [offer]
+    assert not [e for e in offers[ben.id] if e["type"] == "rematch_offered"]
     assert new != old and first.json()["seat"] == 2 and not first.json()["started"]
     ben.seat_token = first.json()["token"]
     outsider = await Person(api).register("Dee")
