@@ -19,7 +19,13 @@ def seat_tokens(page) -> set[str]:
 
 def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browser, page, server):
     register(page, "Ann")
+    # each game's own seat range and options: Hero's Tavern seats 3 to 5 (2 was its refused default)
+    page.select_option("#online-game", "heros-tavern")
+    assert (page.get_attribute("#online-seats", "min"), page.input_value("#online-seats")) == ("3", "3")
+    page.select_option("#online-game", "tavern-masters")
+    assert page.locator("#online-options select[data-option=dirty_deeds]").count() == 1
     page.select_option("#online-game", "mercenaries")
+    page.select_option("#online-options select[data-option=best_of]", "3")
     page.fill("#online-seats", "2")
     page.fill("#online-bots", "0")
     page.fill("#online-clock", "300")

@@ -224,7 +224,7 @@ async function showLobby(gen) {
   if (stale(gen)) return;
   app.replaceChildren(
     errorBox(null),
-    online.lobbyPanel(list, remember, known, showError),
+    online.lobbyPanel(list, remember, known, showError, optionField),
     h("div.lobby", {}, createForm(list), recentList()),
     h("p.hint", {}, _("Everything here uses the public API"), " (", h("a", { href: "/openapi.json" }, "openapi.json"), "). ",
       _("Games: {games}.", { games: list.map((g) => `${g.name} (${seatRange(g)})`).join(", ") })),

@@ -45,9 +45,20 @@ function nameForm(onDone, showError) {
     h("label.field", {}, _("Name"), input), h("button#register.primary", { type: "submit" }, _("Play as this name")));
 }
 
-function hostForm(games, remember, showError) {
+// optionField(option): the lobby's one field for a game option (app.js), here as in the other form
+function hostForm(games, remember, showError, optionField) {
   const game = h("select#online-game", {}, games.map((g) => h("option", { value: g.id }, g.name)));
-  const seats = h("input#online-seats", { type: "number", min: 1, max: 6, value: 2 });
+  const seats = h("input#online-seats", { type: "number" });
+  const options = h("div#online-options.options");
+  // the chosen game's seat range (a count it refuses cannot be asked) and its options
+  const drawGame = () => {
+    const g = games.find((one) => one.id === game.value);
+    const count = Math.min(Math.max(Number(seats.value) || g.min_seats, g.min_seats), g.max_seats);
+    Object.assign(seats, { min: g.min_seats, max: g.max_seats, value: count });
+    options.replaceChildren(...g.options.map(optionField));
+  };
+  game.addEventListener("change", drawGame);
+  drawGame();
   const bots = h("input#online-bots", { type: "number", min: 0, max: 5, value: 0 });
   const clock = h("input#online-clock", { type: "number", min: 0, value: 120, title: _("seconds per move; 0: no clock") });
   const hidden = h("input#online-private", { type: "checkbox" });
@@ -56,7 +67,8 @@ function hostForm(games, remember, showError) {
     const count = Number(seats.value);
     const botSeats = Array.from({ length: Number(bots.value) }, (unused, i) => count - 1 - i).filter((s) => s > 0);
     const open = Array.from({ length: count }, (unused, s) => s).filter((s) => s > 0 && !botSeats.includes(s));
-    const request = { game: game.value, seats: count, bots: botSeats, open, private: hidden.checked };
+    const chosen = Object.fromEntries([...options.querySelectorAll("select")].map((s) => [s.dataset.option, JSON.parse(s.value)]));
+    const request = { game: game.value, seats: count, options: chosen, bots: botSeats, open, private: hidden.checked };
     if (Number(clock.value) > 0) request.clock = { per_move_s: Number(clock.value), bank_s: 4 * Number(clock.value) };
     try {
       const made = await asMe("/v1/matches", { method: "POST", body: request });
@@ -69,7 +81,7 @@ function hostForm(games, remember, showError) {
     }
   };
   return h("form#host.panel", { onsubmit: submit }, h("h2", {}, _("Host an online match")),
-    h("label.field", {}, _("Game"), game), h("label.field", {}, _("Seats"), seats), h("label.field", {}, _("Bots"), bots),
+    h("label.field", {}, _("Game"), game), h("label.field", {}, _("Seats"), seats), options, h("label.field", {}, _("Bots"), bots),
     h("label.field", {}, _("Seconds per move"), clock), h("label.field", {}, _("Private (invite link)"), hidden),
     h("button#host-match.primary", { type: "submit" }, _("Open the table")));
 }
@@ -146,12 +158,12 @@ function botsList(games, remember, showError) {
   return h("section#bots-list.panel", {}, h("h2", {}, _("Bots")), list, status);
 }
 
-export function lobbyPanel(games, remember, known, showError) {
+export function lobbyPanel(games, remember, known, showError, optionField) {
   const box = h("div#online.online");
   const draw = () => {
     const player = me();
     box.replaceChildren(...(player
-      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name })), hostForm(games, remember, showError), openMatches(games, remember, known, showError),
+      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name })), hostForm(games, remember, showError, optionField), openMatches(games, remember, known, showError),
         botsList(games, remember, showError)]
       : [nameForm(draw, showError)]));
   };
