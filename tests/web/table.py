@@ -23,7 +23,7 @@ def create_match(page: Page, game: str, seats: int, bots: list[int], options: di
     page.fill("#seats", str(seats))
     page.dispatch_event("#seats", "input")
     for name, value in (options or {}).items():
-        page.select_option(f"select[data-option={name}]", value)
+        page.select_option(f"#create select[data-option={name}]", value)
     for box in page.locator(".bot-seat input").all():
         box.set_checked(int(box.get_attribute("data-seat")) in bots)
     page.click("#create-match")

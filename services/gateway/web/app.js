@@ -177,7 +177,8 @@ function linksOf(record) {
         { dataset: { seat } },
         h("span.who", {}, namer(seat)),
         h("a.join", { href: matchLink(record.match_id, token) }, record.bots?.includes(seat) ? _("watch its seat") : _("play")),
-        h("input.share", { readonly: true, value: absolute(matchLink(record.match_id, token)), onfocus: (e) => e.target.select() }),
+        h("input.share", { readonly: true, "aria-label": _("Link of {player}", { player: namer(seat) }),
+          value: absolute(matchLink(record.match_id, token)), onfocus: (e) => e.target.select() }),
       ),
     ),
     record.spectator_token && h(
@@ -185,7 +186,8 @@ function linksOf(record) {
       {},
       h("span.who", {}, _("Spectators")),
       h("a.spectate", { href: matchLink(record.match_id, record.spectator_token) }, _("watch")),
-      h("input.share", { readonly: true, value: absolute(matchLink(record.match_id, record.spectator_token)), onfocus: (e) => e.target.select() }),
+      h("input.share", { readonly: true, "aria-label": _("Spectators' link"),
+        value: absolute(matchLink(record.match_id, record.spectator_token)), onfocus: (e) => e.target.select() }),
     ),
   );
 }
@@ -508,7 +510,7 @@ async function showReplay(id, token, seat, gen) {
   const namer = seatNamer(known(id));
   const seats = env.view?.seats?.length || env.view?.sides?.length || known(id)?.seats?.length || 0;
   let index = 0;
-  const slider = h("input#scrub", { type: "range", min: 0, max: frames.length - 1, value: 0 });
+  const slider = h("input#scrub", { type: "range", "aria-label": _("Move through the match"), min: 0, max: frames.length - 1, value: 0 });
   const label = h("span#frame-label.frame-label");
   const board = h("div#replay-table");
   const show = (i) => {

@@ -252,7 +252,7 @@ export function actions(id, env, token, record, remember, showError, offered = n
     } }, label));
   }
   if (env.status === "waiting" && record?.invite) {
-    out.push(h("span.invite", {}, _("Invite:"), " ", h("input#invite-link.share", { readonly: true,
+    out.push(h("span.invite", {}, _("Invite:"), " ", h("input#invite-link.share", { readonly: true, "aria-label": _("Invite link"),
       value: `${location.origin}${location.pathname}${inviteHash(id, record.invite)}` })));
   }
   if (env.status === "finished" && me() && env.seat !== null) {
