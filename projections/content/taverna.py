@@ -126,7 +126,8 @@ def customer_text(card_id: str, t: Texts | None = None) -> str:
         seats = t._("In the deck with {players} or more players.", players=card.players)
     return (
         t._(
-            "Take a customer tile ({who}) and seat it at a free table of that colour. Guild symbols: {guilds}.",
+            "Take a customer tile ({who}) and seat it at any free table: at a table of its own people's colour "
+            "you rise a level on that people's track. Guild symbols: {guilds}.",
             who=who,
             guilds=guilds,
         )
@@ -305,9 +306,10 @@ def rules(t: Texts) -> tuple[str, ...]:
             castle=CASTLE,
         ),
         t._(
-            "Your turn: pick a customer card from the row and seat its tile at a free table of its colour. You rise a "
-            "level on that people's track and take its bonus, and every deed owner of that tavern gains income. Then "
-            "you may activate dignitaries, cast one spell, sell spells and use royal favours."
+            "Your turn: pick a customer card from the row and seat its tile at any free table. At a table of the "
+            "customer's own colour you rise a level on that people's track and take its bonus (at another, no level); "
+            "either way every deed owner of that tavern gains income. Then you may activate dignitaries, cast one "
+            "spell, sell spells and use royal favours."
         ),
         t._(
             "End: each player in royal order takes one royal scoring ({scorings}), then the people tracks score. Most "

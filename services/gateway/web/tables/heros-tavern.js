@@ -2,7 +2,7 @@
 // tavern (bought cards carry the tokens paid onto them), hands as card backs but your own, your
 // face-down pick, your purse of coins, storage and land, and the scoring pads.
 import { N_, _, n_ } from "../i18n.js";
-import { cardBack, h, pile, term, waitingFor } from "../ui.js";
+import { cardBack, h, nameOf, pile, term, waitingFor } from "../ui.js";
 
 // a monogram per kind from its name in the player's language ("Light Ale" -> "LA", "Cook" -> "Co"),
 // drawn as a coloured badge (no artwork, no emoji font needed)
@@ -119,7 +119,7 @@ export function render(view, ctx) {
       "div.discard",
       { title: n_("{count} card discarded", "{count} cards discarded", view.discard.length) },
       h("div.label", {}, _("Discard ({count})", { count: view.discard.length })),
-      h("div.row", {}, discardTop.map((id) => h("span.chip", { dataset: { card: id } }, id))),
+      h("div.row", {}, discardTop.map((id) => h("span.chip", { dataset: { card: id } }, nameOf(id)))),
     ),
   );
   const own = mine
