@@ -92,6 +92,14 @@ class RateLimiter:
         if per_address:
             self.addresses.take(address)
 
+    async def chat(self, match_id: str, sender: str) -> None:
+        """A chat message, block or report: per sender (a seat, a spectator's address) within its match,
+        on the match's shard, in a bucket of its own: never the commands' (a flood of chat takes no
+        token a seat's moves need)."""
+        if self.limits.chat_per_s > 0:
+            rate = self.limits.chat_per_s, self.limits.chat_burst
+            await self._check([Bucket("chat", sender, *rate, match_id=match_id)], N_("chat messages"))
+
     async def reads(self, address: str, authorization: str | None, heavy: bool) -> None:
         """A read (reads.py says which requests are, and which are heavy): per bearer token when
         sent and per address; a heavy one from the heavy buckets too, in the same take."""

@@ -62,15 +62,19 @@ class ChatLog:
     async def remove(self, match_id: str, channel: str, target: str, reason: str) -> Line | None:
         """A moderator's removal of the line ``target`` of ``channel``, kept as a line of its own;
         None when the channel holds no such message (never was, trimmed, or a removal)."""
-        key = keys.chat(match_id, channel)
-        (found,) = await self.link.exchange([["XRANGE", key, target, target]], reads=True)
-        lines = _lines(reply(found))
-        if not lines or lines[0].kind != SAID:
+        said = await self.line(match_id, channel, target)
+        if said is None or said.kind != SAID:
             return None
         removal = await self._add(match_id, channel, {"k": REMOVED, "s": "moderator", "n": "", "t": reason,
                                                       "r": target})
         await self.link.exchange([["HSETNX", keys.chat_removed(match_id), target, removal.id]])
         return removal
+
+    async def line(self, match_id: str, channel: str, line_id: str) -> Line | None:
+        """The line ``line_id`` of ``channel``, None if it holds none (never was, or trimmed)."""
+        (found,) = await self.link.exchange([["XRANGE", keys.chat(match_id, channel), line_id, line_id]], reads=True)
+        lines = _lines(reply(found))
+        return lines[0] if lines else None
 
     async def _add(self, match_id: str, channel: str, fields: dict[str, str]) -> Line:
         flat = [part for pair in fields.items() for part in pair]
