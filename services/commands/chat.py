@@ -11,6 +11,7 @@ import hashlib
 
 import msgspec
 
+from projections.i18n import M_, N_
 from services.commands.matches import Match
 from services.commands.refused import Refused
 from services.ops import logs
@@ -103,7 +104,7 @@ def _text(text: str, most: int, code: str, what: str) -> str:
     """``text`` without its surrounding blanks, at most ``most`` characters, else refused."""
     text = text.strip()
     if len(text) > most:
-        raise Refused("invalid", code, "{what} is at most {most} characters", what=what, most=most)
+        raise Refused("invalid", code, "{what} is at most {most} characters", what=M_(what), most=most)
     return text
 
 
@@ -139,11 +140,11 @@ class Chat:
         """A message on the caller's channel: a seat's under its player's name (``name``, from the
         table), a spectator's under the name it gives."""
         _open(match)
-        text = _text(text, self.chars, "chat_too_long", "a chat message")
+        text = _text(text, self.chars, "chat_too_long", N_("a chat message"))
         if not text:
             raise Refused("invalid", "chat_empty", "a chat message holds some text")
         if seat is None:
-            name = _text(name, NAME_MAX, "bad_request", "a name")
+            name = _text(name, NAME_MAX, "bad_request", N_("a name"))
         channel = channel_of(seat)
         line = await self.lines.say(match.id, channel, sender, name, text)
         log.info("chat_said", match_id=match.id, seat=seat, channel=channel, line=line.id, chars=len(text))
@@ -170,7 +171,7 @@ class Chat:
     async def report(self, match: Match, seat: int | None, reporter: str, line_id: str, reason: str) -> Reported:
         """A report of a line of the caller's channel, kept for the moderators."""
         _open(match)
-        reason = _text(reason, REASON_MAX, "bad_request", "a reason")
+        reason = _text(reason, REASON_MAX, "bad_request", N_("a reason"))
         channel = channel_of(seat)
         line = await self.lines.line(match.id, channel, _line_id(line_id))
         if line is None or line.kind == REMOVED:
@@ -189,7 +190,7 @@ class Chat:
         _open(match)
         if channel not in CHANNELS:
             raise Refused("invalid", "bad_request", "channel is players or spectators")
-        reason = _text(reason, REASON_MAX, "bad_request", "a reason")
+        reason = _text(reason, REASON_MAX, "bad_request", N_("a reason"))
         removal = await self.lines.remove(match.id, channel, _line_id(line_id), reason)
         if removal is None:
             raise Refused("not_found", "no_such_line", "no such message in this channel")

@@ -41,6 +41,14 @@ export const events = (id, token, after) => call(`/v1/matches/${id}/events?after
 export const replay = (id, token, seat) =>
   call(`/v1/matches/${id}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`, { token });
 
+// the table chat (docs/chat.md): the caller's channel, its token says which
+export const chat = (id, token, after) => call(`/v1/matches/${id}/chat?after=${encodeURIComponent(after)}`, { token });
+export const chatSay = (id, token, text, name) => call(`/v1/matches/${id}/chat`, { method: "POST", token, body: { text, name } });
+export const chatBlock = (id, token, sender, blocked) =>
+  call(`/v1/matches/${id}/chat/blocks`, { method: "POST", token, body: { sender, blocked } });
+export const chatReport = (id, token, line, reason) =>
+  call(`/v1/matches/${id}/chat/reports`, { method: "POST", token, body: { id: line, reason } });
+
 export function sendCommand(id, token, command) {
   // a fresh Idempotency-Key per click: a retried request has one effect
   const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
