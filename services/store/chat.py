@@ -12,6 +12,7 @@ from typing import Any
 from services.store import keys, resp
 from services.store.connections import link_to
 from services.store.event_store import reply
+from services.store.notices import CHATTED
 
 CHANNELS = ("players", "spectators")
 KEPT = 500  # a channel's newest lines kept (XADD MAXLEN ~: trimmed by whole nodes, so a few more)
@@ -79,7 +80,9 @@ class ChatLog:
     async def _add(self, match_id: str, channel: str, fields: dict[str, str]) -> Line:
         flat = [part for pair in fields.items() for part in pair]
         key = keys.chat(match_id, channel)
-        (entry_id,) = await self.link.exchange([["XADD", key, "MAXLEN", "~", KEPT, "*", *flat]])
+        # and told on the match's notices channel (notices.py), where the gateways streaming it listen
+        told = ["SPUBLISH", keys.notices(match_id), CHATTED + channel.encode()]
+        entry_id, _ = await self.link.exchange([["XADD", key, "MAXLEN", "~", KEPT, "*", *flat], told])
         entry_id = reply(entry_id)
         return Line(entry_id.decode(), fields["k"], fields["s"], fields["n"], fields["t"],
                     int(entry_id.split(b"-")[0]), fields.get("r", ""))

@@ -739,6 +739,14 @@ export interface components {
             challenge: components["schemas"]["Challenge"];
         };
         /**
+         * ChatFrame
+         * @description the table chat's channel of this stream has new lines: read them with GET /chat?after= (docs/chat.md)
+         */
+        ChatFrame: {
+            /** @enum {unknown} */
+            channel: "players" | "spectators";
+        };
+        /**
          * ChatLine
          * @description A line as the API gives it: ``said`` a message, ``removed`` a moderator's removal of ``target``;
          *         a message removed since has ``removed`` true and no text.
@@ -1225,6 +1233,18 @@ export interface components {
             body: components["schemas"]["heros-tavern.Accepted"] | components["schemas"]["tavern-masters.Accepted"] | components["schemas"]["mercenaries.Accepted"] | components["schemas"]["taverna.Accepted"] | components["schemas"]["ErrorBody"];
         };
         /**
+         * WsChatFrame
+         * @description the chat has new lines, as /stream's chat
+         */
+        WsChatFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "chat";
+            chat: components["schemas"]["ChatFrame"];
+        };
+        /**
          * WsCommand
          * @description a command on the socket: its answer carries the same id (an Idempotency-Key as POST's)
          */
@@ -1247,7 +1267,7 @@ export interface components {
             presence: components["schemas"]["PresenceFrame"];
         };
         /** WsServerFrame */
-        WsServerFrame: components["schemas"]["WsViewFrame"] | components["schemas"]["WsPresenceFrame"] | components["schemas"]["WsAnswerFrame"];
+        WsServerFrame: components["schemas"]["WsViewFrame"] | components["schemas"]["WsPresenceFrame"] | components["schemas"]["WsChatFrame"] | components["schemas"]["WsAnswerFrame"];
         /**
          * WsViewFrame
          * @description the caller's newest view, as /stream's view

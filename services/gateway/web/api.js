@@ -73,9 +73,9 @@ function parseBlock(block) {
 }
 
 // Opens /stream and calls onView(envelope) for each newer view, onPresence({version, players}) when
-// a seat's stream opens or closes; reconnects by itself (with Last-Event-ID) after a drop, backing
+// a seat's stream opens or closes, onChat({channel}) when the table chat has new lines; reconnects by itself (with Last-Event-ID) after a drop, backing
 // off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
-export function openStream(id, token, { onView, onPresence, onState, lastId = 0 }) {
+export function openStream(id, token, { onView, onPresence, onChat, onState, lastId = 0 }) {
   let stopped = false;
   let controller = null;
   let last = lastId;
@@ -108,6 +108,7 @@ export function openStream(id, token, { onView, onPresence, onState, lastId = 0 
             const message = parseBlock(buffer.slice(0, end));
             buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
             if (message.event === "presence" && message.data.length) onPresence?.(JSON.parse(message.data.join("\n")));
+            if (message.event === "chat" && message.data.length) onChat?.(JSON.parse(message.data.join("\n")));
             if (message.event !== "view" || !message.data.length) continue;
             const version = Number(message.id);
             if (version <= last) continue;

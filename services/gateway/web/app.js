@@ -433,6 +433,7 @@ async function showMatch(id, token, tableName, gen) {
     stream = api.openStream(id, token, {
       lastId: page.env.version,
       onView: update,
+      onChat: () => chat.poll(), // the chat's lines are read with GET /chat, not carried by the stream
       onPresence: (table) => {
         // a seat's stream opened or closed: the dots change, nothing else
         const now = new Map(table.players.map((p) => [p.seat, p.connected]));

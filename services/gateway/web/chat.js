@@ -1,13 +1,14 @@
 // The table chat beside a match (docs/chat.md): the caller's channel (a seat: the players'; the
-// spectator token: the spectators'), read with GET /chat?after=ID every few seconds while the page
-// is shown, off the view stream (a flood of chat never holds up a view). Each line from someone
+// spectator token: the spectators'), read with GET /chat?after=ID when the view stream says it has
+// new lines (its `chat` event: poll()), and every few seconds besides while the page is shown (a
+// finished match has no stream; a stream reconnecting may miss an event). Each line from someone
 // else has Mute (this browser hides that sender's lines: localStorage, per match), Block (a seat's:
 // the server never gives this seat that sender's lines again) and Report (kept for the moderators).
 import * as api from "./api.js";
 import { _ } from "./i18n.js";
 import { h } from "./ui.js";
 
-const EVERY_MS = 2500;
+const EVERY_MS = 10000;
 const KEPT = 200; // lines drawn at most
 
 const mutedKey = (id) => `tavern.chat.muted.${id}`;
@@ -100,7 +101,11 @@ export function chatPanel(id, token, seat, namer) {
     }
   }
 
-  async function poll() {
+  let reading = Promise.resolve();
+  // one read at a time: the stream's events and the timer may ask at once
+  const poll = () => (reading = reading.then(read));
+
+  async function read() {
     const page = await api.chat(id, token, after).catch(() => null);
     if (!page || stopped) return;
     for (const line of page.lines) {
@@ -119,6 +124,7 @@ export function chatPanel(id, token, seat, namer) {
   loop();
   return {
     box,
+    poll,
     stop: () => {
       stopped = true;
       clearTimeout(timer);
