@@ -14,6 +14,7 @@ from typing import Any
 from domain.games import game_ids
 from services.commands.bots import Bots
 from services.commands.challenges import Challenges
+from services.commands.chat import Chat
 from services.commands.folds import Folds
 from services.commands.handling import Handler
 from services.commands.history import History
@@ -34,6 +35,7 @@ from services.projector.upkeep import SWEEP_EVERY_S, Upkeep
 from services.store import archive, rq_workers
 from services.store.bench_floor import BenchFloor
 from services.store.challenges import ChallengeBook
+from services.store.chat import ChatLog
 from services.store.connections import Connections, EmbeddedServer
 from services.store.deadlines import Deadlines
 from services.store.drain_jobs import DrainJobs
@@ -133,6 +135,8 @@ class Runtime:
         self.lobby = Lobby(listings, metas, self.matches, self.players, self.folds, player_events)
         self.challenges = Challenges(ChallengeBook(wired.events), player_events, self.players, self.matches, listings)
         self.history = History(self.matches, self.store, self.folds)
+        # table chat: beside the matches' keys, never in their logs
+        self.chat = Chat(ChatLog(wired.events, wired.events_link), settings.limits.chat_chars, self.archive)
         # signs a finished match's export (gateway) and archive (worker): one key per deployment
         self.signer = signing.signing_key(settings.signing_key, settings.signing_key_file)
         self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self.upkeep)
@@ -150,6 +154,7 @@ class Runtime:
             self.timeouts.abandon_idle,
             self.lobby.close_waiting,
             self.signer,
+            self.chat.transcript,
         )
         self.seating = Seating(self.players)
         self.ratings = Ratings(RatingBook(wired.events, partitions, wired.events_link))

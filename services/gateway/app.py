@@ -52,6 +52,7 @@ from services.gateway.asgi import Endpoint, match_in
 from services.gateway.asyncapi import PATH as ASYNCAPI
 from services.gateway.asyncapi import document as streams_document
 from services.gateway.bots import ROUTES as BOT_ROUTES
+from services.gateway.chat import ROUTES as CHAT_ROUTES
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
 from services.gateway.content_endpoint import get_content
@@ -321,6 +322,7 @@ ROUTES = [
     Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
     *online.ROUTES,
     *BOT_ROUTES,
+    *CHAT_ROUTES,
     Route("/healthz", health.healthz),
     Route("/livez", health.livez),
     Route("/readyz", health.readyz),

@@ -23,9 +23,11 @@ INTEGER = {"type": "string", "pattern": "^-?[0-9]+$"}
 PAYLOADS = {
     "view": "ViewEnvelope",
     "presence": "PresenceFrame",
+    "chat": "ChatFrame",
     "lost": "ErrorBody",
     "wsView": "WsViewFrame",
     "wsPresence": "WsPresenceFrame",
+    "wsChat": "WsChatFrame",
     "wsCommand": "WsCommand",
     "wsAnswer": "WsAnswerFrame",
 }
@@ -84,6 +86,12 @@ def _messages() -> dict[str, Schema]:
             "A seat's stream opened or closed: the table with each seat's `connected` (no `id`)",
             _sse_fields("presence", with_id=False),
         ),
+        "chat": _message(
+            "chat",
+            "The table chat's channel of this seat (or of the spectators) has new lines: read them with GET /chat "
+            "(no `id`)",
+            _sse_fields("chat", with_id=False),
+        ),
         "lost": _message(
             "lost",
             "The last event of a stream whose match was lost (no `id`); the answer ends. Do not reconnect",
@@ -98,6 +106,7 @@ def _messages() -> dict[str, Schema]:
         ),
         "wsView": _message("wsView", "A view, as /stream sends them"),
         "wsPresence": _message("wsPresence", "A seat's stream opened or closed"),
+        "wsChat": _message("wsChat", "The table chat has new lines, as /stream's chat"),
         "wsCommand": _message("wsCommand", "A command of the seat, with an id of the client's"),
         "wsAnswer": _message("wsAnswer", "The answer to a command, carrying its id"),
     }
@@ -154,8 +163,8 @@ def _channels() -> dict[str, Schema]:
     }
 
 
-_SSE = ("view", "presence", "lost", "keepalive", "goodbye")
-_WS = ("wsView", "wsPresence", "wsCommand", "wsAnswer")
+_SSE = ("view", "presence", "chat", "lost", "keepalive", "goodbye")
+_WS = ("wsView", "wsPresence", "wsChat", "wsCommand", "wsAnswer")
 
 
 def _messages_of(channel: str, names: tuple[str, ...]) -> list[Schema]:
@@ -175,7 +184,7 @@ def _operations() -> dict[str, Schema]:
             "action": "send",
             "channel": {"$ref": "#/channels/ws"},
             "summary": "The gateway sends views and presence on the socket",
-            "messages": _messages_of("ws", ("wsView", "wsPresence")),
+            "messages": _messages_of("ws", ("wsView", "wsPresence", "wsChat")),
         },
         "socketCommands": {
             "action": "receive",

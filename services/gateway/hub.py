@@ -22,12 +22,13 @@ from typing import Any
 import msgspec
 
 from projections.views import field
+from services.commands.chat import channel_of
 from services.gateway import presence
 from services.gateway.presence import Presence, Seats
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.runtime import REDIS_DOWN
-from services.store.notices import Moved, Notices, Subscribed, Subscription, Written
+from services.store.notices import Chatted, Moved, Notices, Subscribed, Subscription, Written
 
 log = logs.get("tavern.sse")  # the name operators know its lines by
 KEEPALIVE_S = 15.0
@@ -47,7 +48,7 @@ _version = msgspec.json.Decoder(Versioned)
 class Listener:
     """One open stream: the newest view offered to it, and a wake-up."""
 
-    __slots__ = ("gone", "latest", "lost", "moved", "ping", "quiet", "raw", "seat", "version", "wake")
+    __slots__ = ("chatted", "gone", "latest", "lost", "moved", "ping", "quiet", "raw", "seat", "version", "wake")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
@@ -58,6 +59,7 @@ class Listener:
         self.quiet = 0  # the hub's keepalive ticks since the last frame sent
         self.ping = False  # send a keepalive comment
         self.moved = False  # a seat came or went: send the table
+        self.chatted = False  # a line was added to the chat channel of this stream's seat (docs/chat.md)
         self.gone = False  # the client went away
         self.lost = False  # Redis no longer holds the match (lost in a restart): the stream ends so
 
@@ -198,6 +200,8 @@ class Hub:
                             self._recheck(message.match_id)
                         elif isinstance(message, Moved):
                             self._recheck(message.match_id)
+                        elif isinstance(message, Chatted):
+                            self._chatted(message)
             except REDIS_DOWN as problem:  # an outage: one line, no traceback
                 log.warning("subscription_lost", error=str(problem))
                 await asyncio.sleep(0.5)
@@ -241,6 +245,14 @@ class Hub:
             self.present[match_id] = seats
             for listener in listeners:
                 listener.moved = True
+                listener.wake.set()
+
+    def _chatted(self, chatted: Chatted) -> None:
+        """Tell the streams of the channel's readers here that it has new lines (no line rides along:
+        a client reads them with GET /chat, so a stream carries a few bytes a line at most)."""
+        for listener in self.listeners.get(chatted.match_id, ()):
+            if channel_of(listener.seat) == chatted.channel:
+                listener.chatted = True
                 listener.wake.set()
 
     def overlay(self, match_id: str, raw: bytes) -> bytes:

@@ -57,6 +57,7 @@ class RateLimiter:
         self.limits = limits
         self.buckets = buckets
         self.addresses = LocalBuckets(limits.commands_per_s_address, limits.commands_burst_address)
+        self.chat_empty: dict[str, float] = {}  # a chat bucket found empty -> when it holds a token again (monotonic s)
 
     async def creates(self, address: str, creator: str | None, authorization: str | None = None) -> None:
         """Per API key (a trusted frontend's, ``creator``) or else per address, and per bearer token
@@ -91,6 +92,25 @@ class RateLimiter:
             await self._check([Bucket("cmd:token", digest(token), *rate, match_id=match_id)], N_("commands"))
         if per_address:
             self.addresses.take(address)
+
+    async def chat(self, match_id: str, sender: str) -> None:
+        """A chat message, block or report: per sender (a seat, a spectator's address) within its match,
+        on the match's shard, in a bucket of its own: never the commands' (a flood of chat takes no
+        token a seat's moves need)."""
+        if self.limits.chat_per_s <= 0:
+            return
+        bucket = Bucket("chat", sender, self.limits.chat_per_s, self.limits.chat_burst, match_id=match_id)
+        # a bucket found empty holds no token before the time Redis said (no gateway adds any): a
+        # flood is refused here until then, each of its requests costing no Redis call
+        now = time.monotonic()
+        if (until := self.chat_empty.get(bucket.key, 0.0)) > now:
+            _refuse(math.ceil((until - now) * 1000), N_("chat messages"))
+        if len(self.chat_empty) >= LocalBuckets.KEPT:
+            self.chat_empty = {key: until for key, until in self.chat_empty.items() if until > now}
+        wait_ms = await self.buckets.take([bucket])
+        if wait_ms:
+            self.chat_empty[bucket.key] = now + wait_ms / 1000
+            _refuse(wait_ms, N_("chat messages"))
 
     async def reads(self, address: str, authorization: str | None, heavy: bool) -> None:
         """A read (reads.py says which requests are, and which are heavy): per bearer token when

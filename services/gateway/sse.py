@@ -38,6 +38,9 @@ class Events:
     def presence(self, table: bytes) -> bytes:
         return b"event: presence\ndata: %s\n\n" % table
 
+    def chat(self, channel: str) -> bytes:
+        return b'event: chat\ndata: {"channel":"%s"}\n\n' % channel.encode()
+
     async def send(self, frame: bytes) -> None:
         await self._send({"type": "http.response.body", "body": frame, "more_body": True})
 

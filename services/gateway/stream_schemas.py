@@ -2,9 +2,11 @@
 its own (the AsyncAPI document refers to them by name; docs/API.md: the stream).
 
 - GET /stream (Server-Sent Events): ``event: view`` carries a ``ViewEnvelope``, ``event: presence``
-  a ``PresenceFrame``, ``event: lost`` an ``ErrorBody`` (code ``match_lost``): services/gateway/sse.py.
+  a ``PresenceFrame``, ``event: chat`` a ``ChatFrame`` (docs/chat.md), ``event: lost`` an ``ErrorBody``
+  (code ``match_lost``): services/gateway/sse.py.
 - WebSocket /ws (services/gateway/ws_endpoint.py): the server sends a ``WsServerFrame``, one of
-  ``WsViewFrame``, ``WsPresenceFrame`` and ``WsAnswerFrame`` by ``kind``; the client a ``WsCommand``.
+  ``WsViewFrame``, ``WsPresenceFrame``, ``WsChatFrame`` and ``WsAnswerFrame`` by ``kind``; the client a
+  ``WsCommand``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from services.commands.chat import CHANNELS
 from services.gateway.contract import REF, any_of_games, ref
 from services.gateway.presence import PresenceFrame
 from services.gateway.ws_endpoint import Message
@@ -43,6 +46,15 @@ def components() -> dict[str, Schema]:
     own["WsPresenceFrame"] = _framed(
         "presence", "presence", ref("PresenceFrame"), "a seat connected or disconnected, as /stream's presence"
     )
+    own["ChatFrame"] = {
+        "type": "object",
+        "description": "the table chat's channel of this stream has new lines: read them with GET /chat?after= "
+        "(docs/chat.md)",
+        "properties": {"channel": {"enum": list(CHANNELS)}},
+        "required": ["channel"],
+        "additionalProperties": False,
+    }
+    own["WsChatFrame"] = _framed("chat", "chat", ref("ChatFrame"), "the chat has new lines, as /stream's chat")
     own["WsAnswerFrame"] = {
         "type": "object",
         "description": "the answer to a WsCommand: POST /commands' status and body (`id` null: no id could be read)",
@@ -55,7 +67,7 @@ def components() -> dict[str, Schema]:
         "required": ["kind", "id", "status", "body"],
         "additionalProperties": False,
     }
-    kinds = {"view": "WsViewFrame", "presence": "WsPresenceFrame", "answer": "WsAnswerFrame"}
+    kinds = {"view": "WsViewFrame", "presence": "WsPresenceFrame", "chat": "WsChatFrame", "answer": "WsAnswerFrame"}
     own["WsServerFrame"] = {
         "oneOf": [ref(name) for name in kinds.values()],
         "discriminator": {"propertyName": "kind", "mapping": {kind: REF + name for kind, name in kinds.items()}},

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from typing import Protocol
 
+from services.commands.chat import channel_of
 from services.gateway.backlog import Backlog
 from services.gateway.hub import Hub, Listener
 from services.ops import logs
@@ -25,6 +26,10 @@ class Framing(Protocol):
     def view(self, version: int, envelope: bytes) -> bytes: ...
 
     def presence(self, table: bytes) -> bytes: ...
+
+    def chat(self, channel: str) -> bytes:
+        """The stream's chat channel has new lines (docs/chat.md)."""
+        ...
 
     async def send(self, frame: bytes) -> None: ...
 
@@ -62,6 +67,9 @@ async def follow(hub: Hub, match_id: str, listener: Listener, sent: int, framing
         elif listener.moved and listener.raw:
             listener.ping = listener.moved = False
             frame = framing.presence(hub.table(match_id, listener))
+        elif listener.chatted:
+            listener.chatted = False
+            frame = framing.chat(channel_of(listener.seat))
         elif listener.ping:
             listener.ping = False
             stalled = hub.send_timeout_s is not None and backlog.stalled(hub.send_timeout_s)
@@ -80,6 +88,8 @@ async def follow(hub: Hub, match_id: str, listener: Listener, sent: int, framing
                 await backlog.room()
                 await framing.send(frame)
             listener.quiet = 0
+            if listener.chatted:  # told while a view or the table went out: its turn next
+                listener.wake.set()
         except TimeoutError:
             log.info("stream_stalled", match_id=match_id, seat=listener.seat, unsent=backlog.unsent())
             backlog.cut()

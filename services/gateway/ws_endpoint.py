@@ -67,6 +67,9 @@ class Frames:
     def presence(self, table: bytes) -> bytes:
         return b'{"kind":"presence","presence":' + table + b"}"
 
+    def chat(self, channel: str) -> bytes:
+        return b'{"kind":"chat","chat":{"channel":"%s"}}' % channel.encode()
+
     async def send(self, frame: bytes) -> None:
         async with self.lock:
             await self.websocket.send_text(frame.decode())

@@ -42,6 +42,11 @@ class Limits:
     commands_burst_token: int = 200
     commands_per_s_address: float = 1000.0  # per client address (many seats behind one NAT)
     commands_burst_address: int = 2000
+    # table chat (docs/chat.md): a message's most characters, and each sender's messages (and its
+    # blocks and reports) per match, in a bucket of its own: a chat flood takes nothing from its moves
+    chat_chars: int = 500
+    chat_per_s: float = 1.0
+    chat_burst: int = 5
     # reads (GET under /v1/: views, events, replay, export, content, the lobby...), per bearer
     # token and per client address; the heavy ones (replay, export, a whole log's events: the
     # whole log's work each) take from buckets of their own as well, slower

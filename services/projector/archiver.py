@@ -8,8 +8,8 @@ time of its newest event, or finished, by when. A worker sweeps both every few s
   is finished like any other;
 - a lobby match still waiting for players ``idle_s`` after its creation is closed, as if its host
   had left (services/commands/lobby.py), which gives its creators' quota slots back;
-- a match finished more than ``grace_s`` ago is archived: its export and meta are written to the
-  archive, read back and checked, and only then are its keys deleted, all in one DEL.
+- a match finished more than ``grace_s`` ago is archived: its export, its table chat and meta are
+  written to the archive, read back and checked, and only then are its keys deleted, all in one DEL.
 
 So a worker killed at any instant leaves every match whole in Redis (the DEL has not run: the next
 sweep archives it again, writing the same bytes) or whole in the archive (the DEL ran). The same DEL
@@ -57,8 +57,10 @@ class Archiver:
         abandon: Callable[[Match], Awaitable[str]],
         close_waiting: Callable[[float, float, int], Awaitable[int]],
         signer: Ed25519PrivateKey,
+        chat: Callable[[str], Awaitable[bytes]],
         batch: int = 100,
     ) -> None:
+        self.chat = chat  # a match's table chat, archived beside its export (services/commands/chat.py)
         self.signer = signer  # signs the head of a finished match's export (projections/receipts.py)
         self.abandon_match = abandon  # appends Abandoned (Timeouts.abandon_idle)
         self.close_waiting = close_waiting  # closes lobby matches nobody came to (Lobby.close_waiting)
@@ -116,6 +118,7 @@ class Archiver:
             bodies = [(record.body, record.hash) for record in records]
             export = export_lines(fields["charter"], fields["seed"], bodies, self.signer if over else None)
             packed = archive.compress(export)
+            chat = await self.chat(match_id)
             meta = json.dumps(
                 {
                     "format": FORMAT,
@@ -123,13 +126,15 @@ class Archiver:
                     "version": len(records),
                     "export_sha256": hashlib.sha256(export).hexdigest(),
                     "export_bytes": len(packed),
+                    "chat_sha256": hashlib.sha256(chat).hexdigest(),
                     "fields": fields,
                 },
                 sort_keys=True,
             ).encode()
             await self.archive.put(archive.export_name(match_id), packed)
+            await self.archive.put(archive.chat_name(match_id), archive.compress(chat))
             await self.archive.put(archive.meta_name(match_id), meta)  # last: the mark that it is whole
-            await self._verify(match_id, export, meta)
+            await self._verify(match_id, export, chat, meta)
             # one DEL: the match leaves Redis all at once (a reader then finds it in the archive)
             await self.evictions.evict(match_id, _idempotency(fields, records))
             metrics.ARCHIVED.labels(ended).inc()
@@ -138,11 +143,13 @@ class Archiver:
             log.warning("archive_missing", match_id=match_id)  # listed, but neither in Redis nor archived
         await self.lifecycle.archived(match_id, fields.get("game"), quota_of(fields.get("quota")))
 
-    async def _verify(self, match_id: str, export: bytes, meta: bytes) -> None:
-        """Read both objects back: the keys are deleted only if the archive gives the same bytes."""
+    async def _verify(self, match_id: str, export: bytes, chat: bytes, meta: bytes) -> None:
+        """Read the objects back: the keys are deleted only if the archive gives the same bytes."""
         packed = await self.archive.get(archive.export_name(match_id))
+        chatted = await self.archive.get(archive.chat_name(match_id))
         stored_meta = await self.archive.get(archive.meta_name(match_id))
-        if packed is None or archive.decompress(packed) != export or stored_meta != meta:
+        exported = packed is not None and archive.decompress(packed) == export
+        if not exported or chatted is None or archive.decompress(chatted) != chat or stored_meta != meta:
             raise RuntimeError(f"match {match_id}: the archive did not give back what was written")
 
 

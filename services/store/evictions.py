@@ -1,12 +1,13 @@
 """The one DEL that takes an archived match out of the events' Redis (services/projector/archiver.py):
-its log, views and meta, and the idempotency records it can name, all at once (a reader then finds
-the match in the archive)."""
+its log, views and meta, its table chat (archived beside the export), and the idempotency records it
+can name, all at once (a reader then finds the match in the archive)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from services.store import keys
+from services.store.chat import CHANNELS
 from services.store.clients import Events
 
 
@@ -15,7 +16,8 @@ class Evictions:
         self.redis = redis  # the events' Redis
 
     async def evict(self, match_id: str, idempotency: Iterable[tuple[int, str]]) -> None:
-        """One DEL: the match's log, views, meta and the idempotency records of ``(seat, key)``."""
+        """One DEL: the match's log, views, meta, chat and the idempotency records of ``(seat, key)``."""
         named = sorted({keys.idempotency(match_id, seat, key) for seat, key in idempotency})
-        await self.redis.delete(keys.log(match_id), keys.views(match_id), keys.meta(match_id), *named)
+        chat = keys.chat_keys(match_id, CHANNELS)
+        await self.redis.delete(keys.log(match_id), keys.views(match_id), keys.meta(match_id), *chat, *named)
 

@@ -204,3 +204,31 @@ def rate(kind: str, who: str, match_id: str | None = None) -> str:
     if match_id is not None:  # not under match:{ID}:*, the match's own keys (evicted with it): it lapses by itself
         return f"rate:{kind}:{who}:{{{match_id}}}"
     return f"rate:{kind}:{{{who}}}"
+
+
+# Table chat (services/store/chat.py): beside the match's own keys, under its hash tag (its shard),
+# never in its log: a message is no event, and no audit chain covers it.
+def chat(match_id: str, channel: str) -> str:
+    """Stream, capped: one channel's lines (``players`` or ``spectators``), messages and removals."""
+    return f"match:{{{match_id}}}:chat:{channel}"
+
+
+def chat_removed(match_id: str) -> str:
+    """Hash: the id of a line a moderator removed -> the id of the removal's line (both channels')."""
+    return f"match:{{{match_id}}}:chat:removed"
+
+
+def chat_blocks(match_id: str) -> str:
+    """Hash: ``{blocker}>{sender}`` -> 1, the senders each seat blocked in this match."""
+    return f"match:{{{match_id}}}:chat:blocks"
+
+
+def chat_reports(match_id: str) -> str:
+    """Stream, capped: the reports of the match's lines, for the moderators."""
+    return f"match:{{{match_id}}}:chat:reports"
+
+
+def chat_keys(match_id: str, channels: tuple[str, ...]) -> list[str]:
+    """Every chat key of a match (evicted with it)."""
+    return [*(chat(match_id, channel) for channel in channels), chat_removed(match_id), chat_blocks(match_id),
+            chat_reports(match_id)]

@@ -34,6 +34,7 @@ from services.store.cluster_client import ClusterClient
 from services.store.connections import link_to
 
 MOVED = b"moved"  # published on a match's channel when one of its seats came or went (never a notice's bytes)
+CHATTED = b"chat:"  # and this, then the channel's name, when a line was added to its table chat (chat.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +54,21 @@ class Moved:
 
 
 @dataclass(frozen=True, slots=True)
+class Chatted:
+    """A line was added to one of the match's chat channels: its readers are to read it."""
+
+    match_id: str
+    channel: str
+
+
+@dataclass(frozen=True, slots=True)
 class Subscribed:
     """The match's channel is subscribed (again): its views are to be read, a notice may have gone by."""
 
     match_id: str
 
 
-Heard = Written | Moved | Subscribed
+Heard = Written | Moved | Chatted | Subscribed
 _encode = msgspec.msgpack.Encoder().encode
 _notice = msgspec.msgpack.Decoder(tuple[int, float])
 
@@ -71,9 +80,11 @@ def encode(version: int, appended_at: float) -> bytes:
     return _encode((version, appended_at))
 
 
-def heard(match_id: str, data: bytes) -> Written | Moved:
+def heard(match_id: str, data: bytes) -> Written | Moved | Chatted:
     if data == MOVED:
         return Moved(match_id)
+    if data.startswith(CHATTED):
+        return Chatted(match_id, data[len(CHATTED):].decode())
     version, appended_at = _notice.decode(data)
     return Written(match_id, version, appended_at)
 

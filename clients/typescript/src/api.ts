@@ -549,6 +549,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{match_id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The lines of the caller's channel after `after`, but those of the senders it blocked */
+        get: operations["readChat"];
+        put?: never;
+        /** Say a message on the caller's channel (a seat: players; the spectator token: spectators), past the chat's rate 429 */
+        post: operations["sayInChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/chat/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A seat blocks (or unblocks) a sender: its lines are never given to the seat */
+        post: operations["blockInChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/chat/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A moderator's read of the match's reports, oldest first */
+        get: operations["listChatReports"];
+        put?: never;
+        /** Report a line of the caller's channel to the moderators */
+        post: operations["reportChatLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/chat/removals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A moderator removes a message: the removal is kept as a line of its channel */
+        post: operations["removeChatLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/chat/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished match's chat (`tavern-chat/1`, JSON Lines), exported beside its log and in no chain */
+        get: operations["exportChat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -580,6 +667,16 @@ export interface components {
         Answered: {
             challenge_id: string;
             status: string;
+        };
+        /** Block */
+        Block: {
+            sender: string;
+            /** @description default true */
+            blocked?: boolean;
+        };
+        /** Blocked */
+        Blocked: {
+            blocked: string[];
         };
         /** BotInfo */
         BotInfo: {
@@ -640,6 +737,37 @@ export interface components {
             /** @enum {unknown} */
             type: "challenge";
             challenge: components["schemas"]["Challenge"];
+        };
+        /**
+         * ChatFrame
+         * @description the table chat's channel of this stream has new lines: read them with GET /chat?after= (docs/chat.md)
+         */
+        ChatFrame: {
+            /** @enum {unknown} */
+            channel: "players" | "spectators";
+        };
+        /**
+         * ChatLine
+         * @description A line as the API gives it: ``said`` a message, ``removed`` a moderator's removal of ``target``;
+         *         a message removed since has ``removed`` true and no text.
+         */
+        ChatLine: {
+            id: string;
+            kind: string;
+            sender: string;
+            name: string;
+            text: string;
+            at: number;
+            /** @default  */
+            target: string;
+            /** @default false */
+            removed: boolean;
+        };
+        /** ChatPage */
+        ChatPage: {
+            channel: string;
+            lines: components["schemas"]["ChatLine"][];
+            blocked: string[];
         };
         /** ClockOption */
         ClockOption: {
@@ -964,6 +1092,52 @@ export interface components {
             type: "Reclaimed";
             seat: number;
         };
+        /** RematchOffered */
+        RematchOffered: {
+            /** @enum {unknown} */
+            type: "rematch_offered";
+            match_id: string;
+            rematch: string;
+            game: string;
+            by: string;
+        };
+        /** Removal */
+        Removal: {
+            channel: string;
+            id: string;
+            /** @description default "" */
+            reason?: string;
+        };
+        /**
+         * Report
+         * @description What a moderator reads: the line reported as it was said, by whom, and why.
+         */
+        Report: {
+            channel: string;
+            line: components["schemas"]["ChatLine"];
+            reporter: string;
+            reason: string;
+        };
+        /** ReportLine */
+        ReportLine: {
+            id: string;
+            /** @description default "" */
+            reason?: string;
+        };
+        /** Reported */
+        Reported: {
+            report: string;
+        };
+        /** Reports */
+        Reports: {
+            reports: components["schemas"]["StoredReport"][];
+        };
+        /** Say */
+        Say: {
+            text: string;
+            /** @description default "" */
+            name?: string;
+        };
         /** SeatInfo */
         SeatInfo: {
             seat: number;
@@ -1006,6 +1180,11 @@ export interface components {
         Started: {
             match_id: string;
             bots: number[];
+        };
+        /** StoredReport */
+        StoredReport: {
+            id: string;
+            report: components["schemas"]["Report"];
         };
         /** StreakEnded */
         StreakEnded: {
@@ -1084,6 +1263,18 @@ export interface components {
             body: components["schemas"]["heros-tavern.Accepted"] | components["schemas"]["tavern-masters.Accepted"] | components["schemas"]["mercenaries.Accepted"] | components["schemas"]["taverna.Accepted"] | components["schemas"]["ErrorBody"];
         };
         /**
+         * WsChatFrame
+         * @description the chat has new lines, as /stream's chat
+         */
+        WsChatFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "chat";
+            chat: components["schemas"]["ChatFrame"];
+        };
+        /**
          * WsCommand
          * @description a command on the socket: its answer carries the same id (an Idempotency-Key as POST's)
          */
@@ -1106,7 +1297,7 @@ export interface components {
             presence: components["schemas"]["PresenceFrame"];
         };
         /** WsServerFrame */
-        WsServerFrame: components["schemas"]["WsViewFrame"] | components["schemas"]["WsPresenceFrame"] | components["schemas"]["WsAnswerFrame"];
+        WsServerFrame: components["schemas"]["WsViewFrame"] | components["schemas"]["WsPresenceFrame"] | components["schemas"]["WsChatFrame"] | components["schemas"]["WsAnswerFrame"];
         /**
          * WsViewFrame
          * @description the caller's newest view, as /stream's view
@@ -5524,7 +5715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"];
+                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["RematchOffered"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"];
                 };
             };
             /** @description an error */
@@ -5546,6 +5737,508 @@ export interface operations {
                 };
             };
             /** @description an error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readChat: {
+        parameters: {
+            query?: {
+                /** @description a line's id: the lines after it (default: from the oldest kept) */
+                after?: string;
+                /** @description a seat's is players, the spectator token's spectators; a moderator's: either */
+                channel?: "players" | "spectators";
+            };
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ChatPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPage"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sayInChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Say"];
+            };
+        };
+        responses: {
+            /** @description ChatLine */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatLine"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    blockInChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Block"];
+            };
+        };
+        responses: {
+            /** @description Blocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blocked"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listChatReports: {
+        parameters: {
+            query?: {
+                /** @description a line's id: the lines after it (default: from the oldest kept) */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reports"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reportChatLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReportLine"];
+            };
+        };
+        responses: {
+            /** @description Reported */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reported"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeChatLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Removal"];
+            };
+        };
+        responses: {
+            /** @description ChatLine */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatLine"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the transcript: a header, then each channel's lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
             429: {
                 headers: {
                     [name: string]: unknown;

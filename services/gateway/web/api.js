@@ -41,6 +41,14 @@ export const events = (id, token, after) => call(`/v1/matches/${id}/events?after
 export const replay = (id, token, seat) =>
   call(`/v1/matches/${id}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`, { token });
 
+// the table chat (docs/chat.md): the caller's channel, its token says which
+export const chat = (id, token, after) => call(`/v1/matches/${id}/chat?after=${encodeURIComponent(after)}`, { token });
+export const chatSay = (id, token, text, name) => call(`/v1/matches/${id}/chat`, { method: "POST", token, body: { text, name } });
+export const chatBlock = (id, token, sender, blocked) =>
+  call(`/v1/matches/${id}/chat/blocks`, { method: "POST", token, body: { sender, blocked } });
+export const chatReport = (id, token, line, reason) =>
+  call(`/v1/matches/${id}/chat/reports`, { method: "POST", token, body: { id: line, reason } });
+
 export function sendCommand(id, token, command) {
   // a fresh Idempotency-Key per click: a retried request has one effect
   const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
@@ -104,9 +112,9 @@ export function playerEvents(token, onEvent) {
 }
 
 // Opens /stream and calls onView(envelope) for each newer view, onPresence({version, players}) when
-// a seat's stream opens or closes; reconnects by itself (with Last-Event-ID) after a drop, backing
-// off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
-export function openStream(id, token, { onView, onPresence, onState, lastId = 0 }) {
+// a seat's stream opens or closes, onChat({channel}) when the table chat has new lines; reconnects
+// by itself (with Last-Event-ID) after a drop, backing off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
+export function openStream(id, token, { onView, onPresence, onChat, onState, lastId = 0 }) {
   let stopped = false;
   let controller = null;
   let last = lastId;
@@ -130,6 +138,7 @@ export function openStream(id, token, { onView, onPresence, onState, lastId = 0 
         delay = 250;
         await readMessages(response, (message) => {
           if (message.event === "presence" && message.data.length) onPresence?.(JSON.parse(message.data.join("\n")));
+          if (message.event === "chat" && message.data.length) onChat?.(JSON.parse(message.data.join("\n")));
           if (message.event !== "view" || !message.data.length) return;
           const version = Number(message.id);
           if (version <= last) return;

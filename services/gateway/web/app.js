@@ -4,6 +4,7 @@
 //   #/match/ID?token=T          a seat's (or the spectator's) live table (&table=generic: the plain panels)
 //   #/replay/ID?token=T&seat=N  a replay with a scrubber, from seat N's chair once the match is over
 import * as api from "./api.js";
+import { chatPanel } from "./chat.js";
 import * as i18n from "./i18n.js";
 import { N_, _, n_ } from "./i18n.js";
 import * as online from "./online.js";
@@ -347,7 +348,8 @@ async function showMatch(id, token, tableName, gen) {
   };
   const log = eventLog(id, token, announce);
   const rules = h("details#rules.rules", {}, h("summary", {}, _("How to play (rules in short)")));
-  app.replaceChildren(header, errorBox(null), live, statusLine, h("div.match-body", {}, tableBox, h("aside.side", {}, rules, log.box)));
+  const side = h("aside.side", {}, rules, log.box);
+  app.replaceChildren(header, errorBox(null), live, statusLine, h("div.match-body", {}, tableBox, side));
   let yourMove = false;
 
   const act = async (command) => {
@@ -456,10 +458,13 @@ async function showMatch(id, token, tableName, gen) {
     showError(error);
     return;
   }
+  const chat = chatPanel(id, token, page.env.seat, namer);
+  side.append(chat.box);
   if (page.env.status !== "finished") {
     stream = api.openStream(id, token, {
       lastId: page.env.version,
       onView: update,
+      onChat: () => chat.poll(), // the chat's lines are read with GET /chat, not carried by the stream
       onPresence: (table) => {
         // a seat's stream opened or closed: the dots change, nothing else
         const now = new Map(table.players.map((p) => [p.seat, p.connected]));
@@ -478,6 +483,7 @@ async function showMatch(id, token, tableName, gen) {
   leave = () => {
     stream?.close();
     offers?.close();
+    chat.stop();
   };
 }
 

@@ -9,6 +9,7 @@ import pytest
 
 from services.commands.matches import quota_of
 from services.store import keys
+from services.store.chat import CHANNELS, ChatLog
 from services.store.evictions import Evictions
 from services.store.match_meta import MatchMetas
 from services.store.unmarked import Unmarked
@@ -24,12 +25,17 @@ async def test_a_match_leaves_in_one_delete_with_the_idempotency_records_named(b
     await backend.events.hset(keys.views("m"), mapping={"v": 1})
     await backend.events.set(keys.idempotency("m", 0, "k1"), b"answer")
     await backend.events.set(keys.idempotency("m", 1, "kept"), b"refusal")  # in no log: lapses by itself
+    chat = ChatLog(backend.events)
+    await chat.remove("m", "players", (await chat.say("m", "players", "0", "Ann", "hi")).id, "x")
+    await chat.block("m", "0", "1", True)
+    await chat.report("m", b"{}")
     assert await metas.read("m") == {"game": "g", "quota": '["ann", "bob"]'}
     assert quota_of(await metas.field("m", "quota")) == ("ann", "bob")
     await evictions.evict("m", [(0, "k1"), (0, "k1"), (2, "never-sent")])
     assert await metas.read("m") is None
     assert quota_of(await metas.field("m", "quota")) == ()
     assert not await backend.events.exists(keys.log("m"), keys.views("m"), keys.idempotency("m", 0, "k1"))
+    assert not await backend.events.exists(*keys.chat_keys("m", CHANNELS))
     assert await backend.events.exists(keys.idempotency("m", 1, "kept"))
 
 
