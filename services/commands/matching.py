@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WIDEN_PER_S = 10.0  # rating points a window widens by per second waited
+WIDEN_PER_S = 0.2  # rating points (openskill's mu) a window widens by per second waited
 PATIENCE_S = 10.0  # how long the oldest waits for a fuller table before one of its smallest size
 
 
