@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,26 +14,11 @@ from services.commands.matchmaker import Matchmaker, NewTicket
 from services.store.matchmaking import Pools
 from services.store.player_events import PlayerEvents
 from services.store.players import Player
-from services.store.ratings import Rating
+from tests.service.store.matchmaking_fakes import Ratings, Tables
 
 pytestmark = pytest.mark.anyio
 TICKETS = 120
 MATCHERS = 4
-
-
-class Tables:
-    """Stands in for Matches (and the lobby's listings): each table a matcher made, by its players."""
-
-    def __init__(self) -> None:
-        self.made: list[list[str]] = []
-
-    async def create(self, game: str, seats: int, options: Any, bots: list[int], **kept: Any) -> Any:
-        self.made.append(sorted(kept["reserved"].values()))
-        await asyncio.sleep(0)  # another matcher runs here, as another process would
-        return SimpleNamespace(match=SimpleNamespace(id=f"m{len(self.made)}", created=0.0))
-
-    async def add(self, *listed: Any, **kept: Any) -> None:
-        pass
 
 
 class Racing(Pools):
@@ -46,14 +30,6 @@ class Racing(Pools):
         moved = await super().move(game, tickets, source, target, now, **since)
         Racing.refused += not moved and target.startswith("matched")
         return moved
-
-
-class Ratings:
-    def __init__(self, ratings: dict[str, float]) -> None:
-        self.ratings = ratings
-
-    async def of(self, player_id: str, games: list[str]) -> dict[str, Rating]:
-        return {game: Rating(self.ratings[player_id], 8.0, 1) for game in games}
 
 
 async def test_concurrent_matchers_never_take_a_ticket_twice(backend):
