@@ -17,6 +17,7 @@ from services.gateway import answers
 from services.gateway.access import ApiError
 from services.gateway.endpoints import json_body, json_response, runtime_of
 from services.gateway.online import caller
+from services.gateway.rate_limit import address_of
 
 
 async def _answered(request: Request, act: Callable[[Player], Awaitable[Ticket]], status: int = 200) -> Response:
@@ -31,6 +32,8 @@ async def _answered(request: Request, act: Callable[[Player], Awaitable[Ticket]]
 
 
 async def create_ticket(request: Request) -> Response:
+    # a ticket ends in a match created: counted as a creation, as a challenge is
+    await request.app.state.rate.creates(address_of(request.scope), None, request.headers.get("authorization"))
     asked = await json_body(request, NewTicket)
     return await _answered(request, lambda player: runtime_of(request).matchmaker.ask(player, asked), 201)
 

@@ -264,7 +264,7 @@ def _matchmaking_paths(components: dict[str, Any]) -> dict[str, Any]:
                 "Ask the matchmaker for a table (player token): the ticket waits in its game's pool",
                 "Ticket",
                 "201",
-                (400, 401, 403, 409, 422),
+                (400, 401, 403, 409, 422, 429),
                 requestBody=_json(_ref("NewTicket")),
                 security=[{"bearer": []}],
             )
