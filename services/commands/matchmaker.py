@@ -160,7 +160,7 @@ class Matchmaker:
 
     async def cancel(self, ticket_id: str, player: Player, now: float | None = None) -> Ticket:
         now = time.time() if now is None else now
-        stored, ask = await self._found(ticket_id, player, None)
+        _, ask = await self._found(ticket_id, player, None)
         if not await self.pools.move(ask.game, [Moved(ticket_id, player.id, ask.created)], WAITING, "cancelled", now):
             stored, ask = await self._found(ticket_id, player, None)
             status = _status(stored.state)
