@@ -161,7 +161,7 @@ class Runtime:
         self.ratings = Ratings(RatingBook(wired.events, partitions, wired.events_link))
         # every process forms tables from the pools in its upkeep's sweep (docs/matchmaking.md)
         pools = Pools(wired.events, wired.events_link)
-        self.matchmaker = Matchmaker(pools, self.ratings, self.matches, listings, player_events)
+        self.matchmaker = Matchmaker(pools, self.ratings, self.matches, listings, player_events, self.lobby.close)
         self.projector = Projector(
             self.matches,
             self.folds,

@@ -6,14 +6,16 @@ upkeep (services/projector/upkeep.py), forms it into a table (services/commands/
 A table is taken from the pool atomically, then made a match whose seats are kept for its players
 (a lobby match off the lobby's pages, as an accepted challenge's): each hears ``match_found`` on
 its event stream (and reads it on its ticket), joins its seat and so hears its own token; the last
-join starts it. A ticket lapses when its player has not been heard for ``LAPSE_S``: heard means
-its ticket read (GET) or an event stream of its open (GET /v1/events)."""
+join starts it; one not started ``JOIN_S`` after it was made is closed, and its tickets lapse. A
+ticket lapses when its player has not been heard for ``LAPSE_S``: heard means its ticket read
+(GET) or an event stream of its open (GET /v1/events)."""
 
 from __future__ import annotations
 
 import json
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -32,6 +34,7 @@ from services.store.player_events import PlayerEvents
 
 log = logs.get("tavern.matchmaker")
 LAPSE_S = 30.0  # a ticket whose player has not been heard for this long lapses
+JOIN_S = 60.0  # a table whose players have not all joined this long after it was made is closed
 KEPT_S = 600.0  # an ended ticket is kept this long for its player to read what came of it
 POOL_MOST = 500  # a pool's oldest waiting tickets looked at in one sweep
 RATING = 25.0  # the rating (openskill's mu) of a player not rated yet in the game
@@ -98,11 +101,21 @@ class MatchFound(msgspec.Struct, tag="match_found"):
 
 
 class TicketLapsed(msgspec.Struct, tag="ticket_lapsed"):
+    """Its player was not heard for ``LAPSE_S``, or its table was closed: not all came within ``JOIN_S``."""
+
     ticket_id: str
+
+
+class _Made(msgspec.Struct):
+    """A table made, kept in its pool until its players are due to have joined."""
+
+    state: str  # its tickets' ("matched <table>")
+    tickets: list[tuple[str, str, float]]  # id, player, when made
 
 
 _ask = msgspec.json.Decoder(Ask)
 _found = msgspec.json.Decoder(Found)
+_made = msgspec.json.Decoder(_Made)
 _encode = msgspec.json.encode
 
 
@@ -113,13 +126,20 @@ def ticket_game(ticket_id: str) -> str:
 
 class Matchmaker:
     def __init__(
-        self, pools: Pools, ratings: Ratings, matches: Matches, listings: LobbyListings, events: PlayerEvents
+        self,
+        pools: Pools,
+        ratings: Ratings,
+        matches: Matches,
+        listings: LobbyListings,
+        events: PlayerEvents,
+        close: Callable[[str], Awaitable[bool]],
     ) -> None:
         self.pools = pools
         self.ratings = ratings
         self.matches = matches
         self.listings = listings
         self.events = events
+        self.close = close  # closes a lobby match not started yet (Lobby.close)
 
     async def ask(self, player: Player, asked: NewTicket, now: float | None = None) -> Ticket:
         """A waiting ticket; a RulesError if the tables it asks for are not matches of the game."""
@@ -196,7 +216,21 @@ class Matchmaker:
         made = 0
         for table in matching.form(waiting, now):
             made += await self._seat(game, table, now)
+        for match_id, raw in await self.pools.tables_due(game, now - JOIN_S, POOL_MOST):
+            await self._unjoined(game, match_id, _made.decode(raw), now)
         return made
+
+    async def _unjoined(self, game: str, match_id: str, made: _Made, now: float) -> None:
+        """A table due to have started: if it has not, closed, and its tickets lapse (those who
+        came may ask again; those who did not are not kept waiting for)."""
+        match = await self.matches.get(match_id)
+        if match is None or match.lobby != "open" or not await self.close(match_id):
+            return  # started (or gone)
+        tickets = [Moved(*ticket) for ticket in made.tickets]
+        await self.pools.move(game, tickets, made.state, "lapsed", now)
+        for ticket in tickets:
+            await self.events.push(ticket.player, _encode(TicketLapsed(ticket.ticket_id)))
+        log.info("table_closed", match_id=match_id, game=game, came=sorted(match.players.values()))
 
     async def _lapse(self, ticket_id: str, ask: Ask, now: float) -> None:
         moved = Moved(ticket_id, ask.player, ask.created)
@@ -224,8 +258,11 @@ class Matchmaker:
             await self.pools.move(game_id, moved, taken, WAITING, now)  # back to waiting, in their places
             raise
         match = created.match
-        # listed as waiting (not on the lobby's pages): closed like any lobby match if a player never comes
+        # listed as waiting (not on the lobby's pages), as any lobby match; closed by the sweep past JOIN_S
         await self.listings.add(match.id, game_id, match.created, public=False)
+        await self.pools.table_made(
+            game_id, match.id, _encode(_Made(taken, [(m.ticket_id, m.player, m.created) for m in moved])), now
+        )
         for ticket in table.tickets:
             found = Found(match.id, places[ticket.ticket_id], table.seats, bots)
             await self.pools.found(game_id, ticket.ticket_id, _encode(found))

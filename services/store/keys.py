@@ -133,7 +133,9 @@ def pool(game: str, part: str) -> str:
     ``players`` (hash player -> its waiting ticket), ``tickets`` (hash ticket -> its ask, JSON),
     ``seen`` (hash ticket -> when its player was last heard), ``state`` (hash ticket -> waiting,
     matched <table>, cancelled, lapsed), ``found`` (hash ticket -> its match and seat, JSON) and
-    ``ended`` (zset ticket -> when it stopped waiting, purged after a while)."""
+    ``ended`` (zset ticket -> when it stopped waiting, purged after a while); and the tables made,
+    until their players are due to have joined: ``tables`` (hash match -> its tickets, JSON) and
+    ``due`` (zset match -> when made)."""
     return f"matchmaking:{{{game}}}:{part}"
 
 

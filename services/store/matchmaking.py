@@ -43,8 +43,9 @@ class Pools:
     def __init__(self, redis: Events, link: resp.Link | None = None) -> None:
         self.redis = redis
         self.link = link or link_to(redis)
-        self._add, self._move, self._read, self._list = (
-            redis.register_script(script(_HERE / f"pool_{name}.lua")) for name in ("add", "move", "read", "list")
+        self._add, self._move, self._read, self._list, self._tables = (
+            redis.register_script(script(_HERE / f"pool_{name}.lua"))
+            for name in ("add", "move", "read", "list", "tables")
         )
 
     async def _run(self, call: Call) -> object:
@@ -90,6 +91,16 @@ class Pools:
     async def found(self, game: str, ticket_id: str, table: bytes) -> None:
         """What a matched ticket's table came to (its match and seat, JSON)."""
         await self.redis.hset(keys.pool(game, "found"), mapping={ticket_id: table})
+
+    async def table_made(self, game: str, match_id: str, tickets: bytes, now: float) -> None:
+        """A table made a match at ``now``: its tickets (JSON) kept until ``tables_due`` hands them out."""
+        await self._run(Call(self._tables, _keys(game, "tables", "due"), ["add", match_id, tickets, now]))
+
+    async def tables_due(self, game: str, made_before: float, most: int) -> list[tuple[str, bytes]]:
+        """The tables made before ``made_before`` (match id, tickets), each handed out once, to one caller."""
+        flat = await self._run(Call(self._tables, _keys(game, "tables", "due"), ["due", made_before, most]))
+        assert isinstance(flat, list)
+        return [(flat[i].decode(), flat[i + 1]) for i in range(0, len(flat), 2)]
 
     async def held(self, game: str, player: str) -> str | None:
         """The id of the player's waiting ticket in the pool, if any."""

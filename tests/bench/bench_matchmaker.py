@@ -84,7 +84,7 @@ async def run(count: int, every: float, matchers_count: int, seed: int) -> bool:
     ratings = Ratings({s.player.id: draw.gauss(25.0, 4.0) for s in people})
     redis = fakeredis.FakeAsyncRedis()
     tables, events = Tables(), PlayerEvents(redis)
-    matchers = [Matchmaker(Pools(redis), ratings, tables, tables, events) for _ in range(matchers_count)]  # type: ignore[arg-type]
+    matchers = [Matchmaker(Pools(redis), ratings, tables, tables, events, tables.close) for _ in range(matchers_count)]
     pools, by_player = matchers[0].pools, {s.player.id: s for s in people}
     arrived, cancelled, now = 0, 0, 0.0
     while arrived < len(people) or await _waiting(pools):

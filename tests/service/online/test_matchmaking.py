@@ -61,6 +61,21 @@ async def test_two_tickets_make_a_match_whose_seats_their_players_join(app, api)
     await ask(ann)
 
 
+async def test_a_table_not_started_in_time_is_closed_and_its_tickets_lapse(app, api):
+    ann, ben = await Person(api).register("Ann"), await Person(api).register("Ben")
+    first, _ = await ask(ann), await ask(ben)
+    runtime = app.state.runtime
+    await runtime.matchmaker.sweep(time.time())
+    match_id = (await ann.call("GET", f"{TICKETS}/{first['ticket_id']}")).json()["match_id"]
+    assert (await ann.call("POST", f"/v1/matches/{match_id}/join", {})).status_code == 200  # Ben never comes
+    await runtime.matchmaker.sweep(time.time() + matchmaker.JOIN_S + 1)
+    assert (await runtime.matches.get(match_id)).lobby == "cancelled"
+    assert code(await ben.call("POST", f"/v1/matches/{match_id}/join", {})) == "match_closed"
+    assert (await ann.call("GET", f"{TICKETS}/{first['ticket_id']}")).json()["status"] == "lapsed"
+    assert {"type": "ticket_lapsed", "ticket_id": first["ticket_id"]} in await told(app, ann)
+    await ask(ann)  # and asks again
+
+
 async def test_bots_fill_a_table_after_the_wait_a_ticket_allows(app, api):
     ann = await Person(api).register("Ann")
     asked = await ask(ann, game="heros-tavern", seats=[3, 4], rated=False, bots_after_s=5)

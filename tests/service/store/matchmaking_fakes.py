@@ -11,7 +11,7 @@ from services.store.ratings import Rating
 
 
 class Tables:
-    """Stands in for Matches and LobbyListings: each table a matcher made, by its players, with the
+    """Stands in for Matches, LobbyListings and Lobby.close: each table a matcher made, by its players, with the
     bots' count and the simulated time it was made at (``now``, set by the caller)."""
 
     def __init__(self) -> None:
@@ -29,6 +29,12 @@ class Tables:
 
     async def add(self, *listed: Any, **kept: Any) -> None:
         pass
+
+    async def get(self, match_id: str) -> None:
+        return None  # a stand-in table is never waiting for its players: none is closed
+
+    async def close(self, match_id: str) -> bool:
+        return False
 
 
 class Ratings:

@@ -37,7 +37,9 @@ async def test_concurrent_matchers_never_take_a_ticket_twice(backend):
     players = [Player(f"p{n:03d}", f"P{n}", 0.0) for n in range(TICKETS)]
     ratings = Ratings({player.id: draw.gauss(25.0, 4.0) for player in players})
     tables, events = Tables(), PlayerEvents(backend.events)
-    matchers = [Matchmaker(Racing(backend.events), ratings, tables, tables, events) for _ in range(MATCHERS)]  # type: ignore[arg-type]
+    matchers = [
+        Matchmaker(Racing(backend.events), ratings, tables, tables, events, tables.close) for _ in range(MATCHERS)
+    ]
     Racing.refused = 0
     now = 1000.0
     for n, player in enumerate(players):

@@ -82,3 +82,13 @@ async def test_ended_tickets_are_dropped_after_their_keeping(backend):
     assert await pools.get(GAME, "t1", None) is not None
     assert await pools.waiting(GAME, 10, 111.0) == [("t2", b"{}", 100.0)]
     assert await pools.get(GAME, "t1", None) is None
+
+
+async def test_a_made_table_is_handed_out_once_when_due(backend):
+    pools = Pools(backend.events)
+    await pools.table_made(GAME, "m1", b'{"n": 1}', 100.0)
+    await pools.table_made(GAME, "m2", b'{"n": 2}', 150.0)
+    assert await pools.tables_due(GAME, 100.0, 10) == []
+    assert await pools.tables_due(GAME, 160.0, 1) == [("m1", b'{"n": 1}')]
+    assert await pools.tables_due(GAME, 160.0, 10) == [("m2", b'{"n": 2}')]
+    assert await pools.tables_due(GAME, 1000.0, 10) == []  # each once
