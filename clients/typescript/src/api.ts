@@ -1106,7 +1106,10 @@ export interface components {
             /** @default null */
             seat: number | null;
         };
-        /** TicketLapsed */
+        /**
+         * TicketLapsed
+         * @description Its player was not heard for ``LAPSE_S``, or its table was closed: not all came within ``JOIN_S``.
+         */
         TicketLapsed: {
             /** @enum {unknown} */
             type: "ticket_lapsed";
