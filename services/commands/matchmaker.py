@@ -101,7 +101,7 @@ class MatchFound(msgspec.Struct, tag="match_found"):
 
 
 class TicketLapsed(msgspec.Struct, tag="ticket_lapsed"):
-    """Its player was not heard for ``LAPSE_S``, or its table was closed: not all came within ``JOIN_S``."""
+    """Its player was not heard for 30 s, or its table was closed: not everyone joined within 60 s."""
 
     ticket_id: str
 

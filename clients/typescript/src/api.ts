@@ -1108,7 +1108,7 @@ export interface components {
         };
         /**
          * TicketLapsed
-         * @description Its player was not heard for ``LAPSE_S``, or its table was closed: not all came within ``JOIN_S``.
+         * @description Its player was not heard for 30 s, or its table was closed: not everyone joined within 60 s.
          */
         TicketLapsed: {
             /** @enum {unknown} */
