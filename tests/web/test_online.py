@@ -124,7 +124,8 @@ def test_two_people_press_play_now_and_meet_at_a_table(browser, page, server):
         eve.select_option("#play-now-game", "taverna")
         eve.click("#play-now")
         eve.click("#play-now-cancel")
-        eve.wait_for_function("document.querySelector('#play-now-status').textContent.length > 0")
+        eve.wait_for_selector("#play-now-cancel", state="hidden")
         assert eve.locator("#play-now").is_enabled()
+        assert eve.locator("#play-now-status").inner_text() == "Search cancelled."
     finally:
         other.close()

@@ -128,8 +128,10 @@ function playNow(games, remember, showError) {
     }
   };
   const follow = async (name) => {
-    while (ticket && document.body.contains(status)) {
-      const seen = await asMe(`/v1/matchmaking/tickets/${ticket.ticket_id}`);
+    const mine = ticket;
+    while (ticket === mine && document.body.contains(status)) {
+      const seen = await asMe(`/v1/matchmaking/tickets/${mine.ticket_id}`);
+      if (ticket !== mine) return; // cancelled while asking: the answer is of before
       if (seen.match_id) {
         finish("");
         return join(seen.match_id, {}, remember, name);
