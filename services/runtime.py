@@ -141,21 +141,17 @@ class Runtime:
         self.bots = Bots(self.handler)
         deadlines = Deadlines(wired.events, partitions, self.sweeping, wired.events_link)
         self.timeouts = Timeouts(deadlines, self.matches, self.folds, self.handler)
-        self.archiver = (
-            None
-            if self.archive is None
-            else Archiver(
-                Evictions(wired.events),
-                self.lifecycle,
-                self.matches,
-                self.store,
-                self.archive,
-                settings.archive_grace_s,
-                settings.idle_limit_s,
-                self.timeouts.abandon_idle,
-                self.lobby.close_waiting,
-                self.signer,
-            )
+        self.archiver = None if self.archive is None else Archiver(
+            Evictions(wired.events),
+            self.lifecycle,
+            self.matches,
+            self.store,
+            self.archive,
+            settings.archive_grace_s,
+            settings.idle_limit_s,
+            self.timeouts.abandon_idle,
+            self.lobby.close_waiting,
+            self.signer,
         )
         self.seating = Seating(self.players)
         self.ratings = Ratings(RatingBook(wired.events, partitions, wired.events_link))
