@@ -20,6 +20,7 @@ from services.commands.handling import Handler
 from services.commands.history import History
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
+from services.commands.matchmaker import Matchmaker
 from services.commands.open_matches import OpenMatches
 from services.commands.players import Players
 from services.commands.ratings import Ratings
@@ -44,6 +45,7 @@ from services.store.evictions import Evictions
 from services.store.lifecycle import Lifecycle
 from services.store.lobby import LobbyListings
 from services.store.match_meta import MatchMetas
+from services.store.matchmaking import Pools
 from services.store.notices import Notices
 from services.store.outage import REDIS_DOWN
 from services.store.partitions import Partitions, Shares
@@ -158,6 +160,9 @@ class Runtime:
         )
         self.seating = Seating(self.players)
         self.ratings = Ratings(RatingBook(wired.events, partitions, wired.events_link))
+        # every process forms tables from the pools in its upkeep's sweep (docs/matchmaking.md)
+        pools = Pools(wired.events, wired.events_link)
+        self.matchmaker = Matchmaker(pools, self.ratings, self.matches, listings, player_events, self.lobby.close)
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -200,7 +205,13 @@ class Runtime:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         await self.ratings.migrate(game_ids())
-        self.upkeep.start(self.timeouts.sweep)
+        self.upkeep.start(self.duty)
+
+    async def duty(self, now: float) -> None:
+        """Every process's part in its upkeep's sweep, each second: the clocks' deadlines, then the
+        matchmaker's tables."""
+        await self.timeouts.sweep(now)
+        await self.matchmaker.sweep(now)
 
     def start_archiving(self) -> None:
         """In a worker: archive and evict finished matches, end idle ones (projector/archiver.py)."""

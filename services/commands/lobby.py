@@ -110,14 +110,21 @@ class Lobby:
         How many were looked at (a full batch: sweep again)."""
         due = await self.listings.waiting_since(now - older_than_s, batch)
         for match_id in due:
-            try:
-                await self._change(match_id, _close_waiting)
-            except Refused:  # started, closed or gone meanwhile: only its listing is left to clear
+            if not await self.close(match_id):  # started, closed or gone meanwhile: only its listing is left to clear
                 await self._unlist(match_id)
                 continue
-            await self._closed(match_id)
             log.info("lobby_expired", match_id=match_id)
         return len(due)
+
+    async def close(self, match_id: str) -> bool:
+        """Close a lobby match still waiting for players, as if its host had left (its quota slots
+        given back); False if it has started, closed or gone meanwhile."""
+        try:
+            await self._change(match_id, _close_waiting)
+        except Refused:
+            return False
+        await self._closed(match_id)
+        return True
 
     async def page(self, game: str | None, offset: int, limit: int) -> LobbyPage:
         ids = await self.listings.page(game, offset, limit + 1)

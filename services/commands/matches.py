@@ -130,7 +130,7 @@ class Matches:
         clock_option = clocks.option(clock)
         if any(not 0 <= seat < seats for seat in bots):
             raise RulesError("bad_bots", "bots must name seats 0 to {last}", last=seats - 1)
-        lobby = _lobby(seats, bots, open_seats or [], host, private, seat_entropy)
+        lobby = _lobby(seats, bots, open_seats or [], host, private, seat_entropy, set(reserved or {}))
         seed = secrets.token_hex(32)
         # a classic creation hands its creator every seat; with open seats the host holds its own
         # seat only: a bot seat has no token (the service plays it), so no answer can carry one
@@ -266,14 +266,24 @@ class _Lobby:
 
 
 def _lobby(
-    seats: int, bots: list[int], open_seats: list[int], host: str | None, private: bool, seat_entropy: bool
+    seats: int,
+    bots: list[int],
+    open_seats: list[int],
+    host: str | None,
+    private: bool,
+    seat_entropy: bool,
+    reserved: set[int],
 ) -> _Lobby:
-    """Check a creation's open seats: the host (a registered player) keeps exactly one seat."""
+    """Check a creation's open seats: the host (a registered player) keeps exactly one seat; with
+    no host (the matchmaker's table), every seat but the bots' is open and kept for its player."""
     if not open_seats:
         if private:
             raise RulesError("bad_open", "a private match has open seats to invite players to")
         kept = sorted(set(range(seats)) - set(bots))
         return _Lobby((), {kept[0]: host} if host and len(kept) == 1 else {}, None)
+    every_seat_kept = bool(reserved) and reserved == set(open_seats) == set(range(seats)) - set(bots)
+    if host is None and every_seat_kept and not (private or seat_entropy):
+        return _Lobby(tuple(sorted(reserved)), {}, None)
     if host is None:
         raise RulesError("no_host", "a match with open seats is created with a player token (POST /v1/players)")
     chosen = sorted(set(open_seats))

@@ -59,6 +59,7 @@ from services.gateway.content_endpoint import get_content
 from services.gateway.cors import Cors
 from services.gateway.endpoints import JSON, int_query, json_body, json_response, runtime_of
 from services.gateway.hub import PRESENCE_S, Hub
+from services.gateway.matchmaking import ROUTES as MATCHMAKING_ROUTES
 from services.gateway.presence import overlay
 from services.gateway.rate_limit import RateLimiter, address_of
 from services.gateway.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
@@ -323,6 +324,7 @@ ROUTES = [
     *online.ROUTES,
     *BOT_ROUTES,
     *CHAT_ROUTES,
+    *MATCHMAKING_ROUTES,
     Route("/healthz", health.healthz),
     Route("/livez", health.livez),
     Route("/readyz", health.readyz),

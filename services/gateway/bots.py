@@ -26,6 +26,7 @@ from services.gateway.online import PAGE_MAX, caller
 from services.gateway.rate_limit import address_of
 
 POLL_S = 0.5  # how often an open event stream reads its player's events (one XRANGE); a turn wakes it at once
+HEARD_EVERY_S = 10.0  # how often an open event stream keeps its player's matchmaking tickets alive
 KEEPALIVE_S = 15.0
 _EVENT_ID = re.compile(r"^\d{1,20}-\d{1,20}$")
 
@@ -94,7 +95,8 @@ async def player_events(request: Request) -> Response:
     """The caller's events as Server-Sent Events: ``event: <type>``, ``id: <event id>`` (resume with
     Last-Event-ID), ``data: <JSON>``. Without Last-Event-ID, from the events of the last ``TTL_S``
     seconds: every challenge still open is among them. Its seats in the matches started among its
-    kept events are followed too: ``turn`` and ``match_finished`` frames, without an id."""
+    kept events are followed too: ``turn`` and ``match_finished`` frames, without an id. While it is
+    open, its player's matchmaking tickets do not lapse (docs/matchmaking.md)."""
     player = await caller(request)
     assert player is not None
     last = request.headers.get("last-event-id")
@@ -108,7 +110,11 @@ async def player_events(request: Request) -> Response:
 
     async def frames(after: str) -> AsyncIterator[bytes]:
         quiet_since, read = time.monotonic(), "0-0"  # every kept event is read: its matches are followed
+        heard = 0.0
         while not hub.closing:
+            if time.monotonic() - heard >= HEARD_EVERY_S:  # an open stream: its player is connected
+                heard = time.monotonic()
+                await runtime.matchmaker.heard(player.id)
             found = await runtime.challenges.events(player.id, read, 50)
             sent = []
             for event_id, raw in found:

@@ -10,6 +10,7 @@ import msgspec
 from domain.games import game_ids
 from services.commands.challenges import Accepted, Answered, Challenge, NewChallenge, PlayerEvent
 from services.commands.lobby import Joined, Left, LobbyPage, Started
+from services.commands.matchmaker import MatchFound, NewTicket, Ticket, TicketLapsed
 from services.gateway.bots import BotsPage
 from services.gateway.contract import REF, any_of_games
 from services.gateway.online import (
@@ -35,7 +36,8 @@ TYPES = [
     LobbyPage,
     LeaderboardRow,
 ]
-BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent]
+BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent, MatchFound, TicketLapsed]
+MATCHMAKING_TYPES = [NewTicket, Ticket]
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
@@ -90,12 +92,15 @@ OPERATION_IDS = {
     ("/v1/challenges/{challenge_id}/decline", "post"): "declineChallenge",
     ("/v1/challenges/{challenge_id}/cancel", "post"): "cancelChallenge",
     ("/v1/events", "get"): "streamPlayerEvents",
+    ("/v1/matchmaking/tickets", "post"): "askTicket",
+    ("/v1/matchmaking/tickets/{ticket_id}", "get"): "getTicket",
+    ("/v1/matchmaking/tickets/{ticket_id}", "delete"): "cancelTicket",
 }
 
 
 def paths(components: dict[str, Any]) -> dict[str, Any]:
     """The online-play paths, each operation named; their messages' schemas are added to ``components``."""
-    declared = _paths(components) | _bot_paths(components)
+    declared = _paths(components) | _bot_paths(components) | _matchmaking_paths(components)
     for (path, method), name in OPERATION_IDS.items():
         declared[path][method]["operationId"] = name
     return declared
@@ -196,7 +201,7 @@ def _bot_paths(components: dict[str, Any]) -> dict[str, Any]:
         {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
         {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
     ]
-    events = {"oneOf": [_ref(kind.__name__) for kind in PlayerEvent.__args__]}
+    events = {"oneOf": [_ref(kind.__name__) for kind in (*PlayerEvent.__args__, MatchFound, TicketLapsed)]}
     last_id = {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}}
     return {
         "/v1/bots": {
@@ -242,5 +247,37 @@ def _bot_paths(components: dict[str, Any]) -> dict[str, Any]:
                 },
                 **player,
             }
+        },
+    }
+
+
+def _matchmaking_paths(components: dict[str, Any]) -> dict[str, Any]:
+    """The matchmaker's paths (docs/matchmaking.md): a player's ticket asked, read and cancelled."""
+    _, own = msgspec.json.schema_components(MATCHMAKING_TYPES, ref_template=REF + "{name}")
+    for name in MATCHMAKING_TYPES:
+        _typed_game(own[name.__name__], "the tables' options: `<game>.Options` of the ticket's game")
+    components.update(own)
+    ticket = {"parameters": [_path("ticket_id")], "security": [{"bearer": []}]}
+    return {
+        "/v1/matchmaking/tickets": {
+            "post": _op(
+                "Ask the matchmaker for a table (player token): the ticket waits in its game's pool",
+                "Ticket",
+                "201",
+                (400, 401, 403, 409, 422, 429),
+                requestBody=_json(_ref("NewTicket")),
+                security=[{"bearer": []}],
+            )
+        },
+        "/v1/matchmaking/tickets/{ticket_id}": {
+            "get": _op(
+                "The ticket as it stands, to its player (reading it keeps it from lapsing); once matched, its"
+                " match and seat to join",
+                "Ticket",
+                "200",
+                (401, 404),
+                **ticket,
+            ),
+            "delete": _op("Its player takes it back", "Ticket", "200", (401, 404, 409), **ticket),
         },
     }

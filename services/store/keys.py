@@ -127,6 +127,18 @@ def challenge(challenge_id: str) -> str:
     return f"challenge:{{{challenge_id}}}"
 
 
+def pool(game: str, part: str) -> str:
+    """The matchmaker's pool of one game (services/store/matchmaking.py), its parts all under the
+    hash tag of the pool, so one script sees them together: ``waiting`` (zset ticket -> when made),
+    ``players`` (hash player -> its waiting ticket), ``tickets`` (hash ticket -> its ask, JSON),
+    ``seen`` (hash ticket -> when its player was last heard), ``state`` (hash ticket -> waiting,
+    matched <table>, cancelled, lapsed), ``found`` (hash ticket -> its match and seat, JSON) and
+    ``ended`` (zset ticket -> when it stopped waiting, purged after a while); and the tables made,
+    until their players are due to have joined: ``tables`` (hash match -> its tickets, JSON) and
+    ``due`` (zset match -> when made)."""
+    return f"matchmaking:{{{game}}}:{part}"
+
+
 # zset per partition of player ids: bot account -> when registered (the lobby's list of bots)
 BOTS = "bots"  # a family of partitions
 

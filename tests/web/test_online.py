@@ -140,3 +140,32 @@ def test_a_person_challenges_a_bot_from_the_lobby_and_sees_it_flagged(page, serv
     flagged = page.locator("#leaderboard tr", has_text="Lobby Bot")
     flagged.wait_for()  # the projector counts the rated match a moment after it finished
     assert flagged.locator(".badge.bot").inner_text() == "BOT"
+
+
+def test_two_people_press_play_now_and_meet_at_a_table(browser, page, server):
+    """Play now (docs/matchmaking.md): each browser asks a ticket for Mercenaries, the server's
+    upkeep makes their table, each joins its own seat and the match starts; a third cancels."""
+    register(page, "Dora")
+    page.select_option("#play-now-game", "mercenaries")
+    page.click("#play-now")
+    page.wait_for_selector("#play-now-cancel:not([hidden])")
+    other = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        eve = other.new_page()
+        eve.goto(server + "/")
+        register(eve, "Eve")
+        eve.select_option("#play-now-game", "mercenaries")
+        eve.click("#play-now")
+        for seen in (page, eve):
+            seen.wait_for_selector("#table[data-status=active]", state="attached")
+            assert sorted(seen.locator("#players .player .name").all_inner_texts()) == ["Dora", "Eve"]
+        assert not seat_tokens(eve) & seat_tokens(page) and seat_tokens(eve) and seat_tokens(page)
+        eve.goto(server + "/#/")
+        eve.select_option("#play-now-game", "taverna")
+        eve.click("#play-now")
+        eve.click("#play-now-cancel")
+        eve.wait_for_selector("#play-now-cancel", state="hidden")
+        assert eve.locator("#play-now").is_enabled()
+        assert eve.locator("#play-now-status").inner_text() == "Search cancelled."
+    finally:
+        other.close()

@@ -549,6 +549,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matchmaking/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the matchmaker for a table (player token): the ticket waits in its game's pool */
+        post: operations["askTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matchmaking/tickets/{ticket_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ticket as it stands, to its player (reading it keeps it from lapsing); once matched, its match and seat to join */
+        get: operations["getTicket"];
+        put?: never;
+        post?: never;
+        /** Its player takes it back */
+        delete: operations["cancelTicket"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{match_id}/chat": {
         parameters: {
             query?: never;
@@ -978,6 +1013,18 @@ export interface components {
             version: number;
             view: components["schemas"]["ViewEnvelope"];
         };
+        /**
+         * MatchFound
+         * @description On the player's event stream (docs/bots.md): its ticket's table is a match, its seat kept.
+         */
+        MatchFound: {
+            /** @enum {unknown} */
+            type: "match_found";
+            ticket_id: string;
+            match_id: string;
+            game: string;
+            seat: number;
+        };
         /** MatchStarted */
         MatchStarted: {
             /** @enum {unknown} */
@@ -1008,6 +1055,23 @@ export interface components {
             bot?: boolean;
             /** @description default "" */
             language?: string;
+        };
+        /** NewTicket */
+        NewTicket: {
+            /** @enum {unknown} */
+            game: "heros-tavern" | "tavern-masters" | "mercenaries" | "taverna";
+            /** @description default null */
+            seats?: number[] | null;
+            /** @description the tables' options: `<game>.Options` of the ticket's game */
+            options?: components["schemas"]["heros-tavern.Options"] | components["schemas"]["tavern-masters.Options"] | components["schemas"]["mercenaries.Options"] | components["schemas"]["taverna.Options"];
+            /** @description default true */
+            rated?: boolean;
+            /** @description default 2.0 */
+            window?: number;
+            /** @description default 8.0 */
+            max_window?: number | null;
+            /** @description default null */
+            bots_after_s?: number | null;
         };
         /**
          * OptionInfo
@@ -1221,6 +1285,35 @@ export interface components {
             type: "TakenOver";
             seat: number;
             reason: string;
+        };
+        /** Ticket */
+        Ticket: {
+            ticket_id: string;
+            /** @enum {unknown} */
+            game: "heros-tavern" | "tavern-masters" | "mercenaries" | "taverna";
+            seats: number[];
+            /** @description the tables' options: `<game>.Options` of the ticket's game */
+            options: components["schemas"]["heros-tavern.Options"] | components["schemas"]["tavern-masters.Options"] | components["schemas"]["mercenaries.Options"] | components["schemas"]["taverna.Options"];
+            rated: boolean;
+            rating: number;
+            window: number;
+            max_window: number | null;
+            bots_after_s: number | null;
+            created: number;
+            status: string;
+            /** @default null */
+            match_id: string | null;
+            /** @default null */
+            seat: number | null;
+        };
+        /**
+         * TicketLapsed
+         * @description Its player was not heard for 30 s, or its table was closed: not everyone joined within 60 s.
+         */
+        TicketLapsed: {
+            /** @enum {unknown} */
+            type: "ticket_lapsed";
+            ticket_id: string;
         };
         /** TimedOut */
         TimedOut: {
@@ -5715,7 +5808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["RematchOffered"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"];
+                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["RematchOffered"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchFound"] | components["schemas"]["TicketLapsed"];
                 };
             };
             /** @description an error */
@@ -5738,6 +5831,182 @@ export interface operations {
             };
             /** @description an error */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    askTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NewTicket"];
+            };
+        };
+        responses: {
+            /** @description Ticket */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 // Online play in the reference client (docs/online-play.md): a player name, the lobby of open
 // matches, hosting one, invite links that carry only the invite code, the seats' names, bot
-// badges and clocks, Concede, Start, Rematch, the leaderboards, and challenges of bot accounts (docs/bots.md). The player token stays in
+// badges and clocks, Concede, Start, Rematch, the leaderboards, challenges of bot accounts (docs/bots.md), and
+// "Play now": a matchmaking ticket (docs/matchmaking.md). The player token stays in
 // this browser's storage; a seat token is only ever the one the API answered to this player.
 import { call } from "./api.js";
 import { _, language, n_, number } from "./i18n.js";
@@ -122,6 +123,60 @@ function openMatches(games, remember, known, showError) {
     h("p.hint", {}, _("Leaderboards:"), " ", games.map((g) => h("a.board-link", { href: `#/leaderboard/${g.id}` }, g.name)).flatMap((a) => [a, " "])));
 }
 
+// Play now (docs/matchmaking.md): a ticket for a game; polled (which keeps it from lapsing) until
+// its table is a match, then this player joins the seat kept for it, as after a challenge.
+function playNow(games, remember, showError) {
+  const game = h("select#play-now-game", {}, games.map((g) => h("option", { value: g.id }, g.name)));
+  const rated = h("input#play-now-rated", { type: "checkbox", checked: true });
+  const bots = h("input#play-now-bots", { type: "checkbox" });
+  bots.onchange = () => { rated.checked = rated.checked && !bots.checked; rated.disabled = bots.checked; };
+  const status = h("p#play-now-status.hint", { role: "status" });
+  const cancel = h("button#play-now-cancel", { type: "button", hidden: true }, _("Cancel"));
+  const submit = h("button#play-now.primary", { type: "submit" }, _("Play now"));
+  let ticket = null;
+  const finish = (text) => { ticket = null; status.textContent = text; cancel.hidden = true; submit.disabled = false; };
+  cancel.onclick = async () => {
+    const asked = ticket;
+    if (!asked) return;
+    try {
+      await asMe(`/v1/matchmaking/tickets/${asked.ticket_id}`, { method: "DELETE" });
+      finish(_("Search cancelled."));
+    } catch (error) {
+      showError(error);
+    }
+  };
+  const follow = async (name) => {
+    const mine = ticket;
+    while (ticket === mine && document.body.contains(status)) {
+      const seen = await asMe(`/v1/matchmaking/tickets/${mine.ticket_id}`);
+      if (ticket !== mine) return; // cancelled while asking: the answer is of before
+      if (seen.match_id) {
+        finish("");
+        return join(seen.match_id, {}, remember, name);
+      }
+      if (seen.status === "lapsed" || seen.status === "cancelled") return finish(_("Search ended."));
+      status.textContent = _("Looking for players… {seconds} s", { seconds: Math.round(Date.now() / 1000 - seen.created) });
+      await new Promise((done) => setTimeout(done, 2000));
+    }
+  };
+  const ask = async (event) => {
+    event.preventDefault();
+    const body = { game: game.value, rated: rated.checked && !bots.checked, bots_after_s: bots.checked ? 30 : null };
+    try {
+      ticket = await asMe("/v1/matchmaking/tickets", { method: "POST", body });
+      submit.disabled = true;
+      cancel.hidden = false;
+      await follow(game.selectedOptions[0].text);
+    } catch (error) {
+      finish("");
+      showError(error);
+    }
+  };
+  return h("form#play-now-form.panel", { onsubmit: ask }, h("h2", {}, _("Play now")),
+    h("label.field", {}, _("Game"), game), h("label.field", {}, _("Rated"), rated),
+    h("label.field", {}, _("Bots after 30 s"), bots), submit, cancel, status);
+}
+
 // Bot accounts: each with a game to pick and a Challenge button; once the bot accepts, this
 // player joins the seat kept for it (its own token, answered to it alone) and the match starts.
 function botsList(games, remember, showError) {
@@ -163,7 +218,8 @@ export function lobbyPanel(games, remember, known, showError, optionField) {
   const draw = () => {
     const player = me();
     box.replaceChildren(...(player
-      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name })), hostForm(games, remember, showError, optionField), openMatches(games, remember, known, showError),
+      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name })), playNow(games, remember, showError),
+        hostForm(games, remember, showError, optionField), openMatches(games, remember, known, showError),
         botsList(games, remember, showError)]
       : [nameForm(draw, showError)]));
   };
