@@ -179,7 +179,7 @@ def worth(sim: Sim, seat: int, seen: MercenariesView) -> float:
 class MercenariesSearch:
     """Flat Monte Carlo over the distinct legal moves, the careful bot's first and kept unless beaten."""
 
-    def __init__(self, options: Mapping[str, Any], budget: int = 3000, horizon: int = 6, caution: float = 2.0,
+    def __init__(self, options: Mapping[str, Any], budget: int = 1500, horizon: int = 6, caution: float = 2.0,
                  width: int = 8) -> None:
         self.options = options
         self.budget = budget  # simulated turns per move, over all playouts

@@ -213,7 +213,8 @@ def outside_match(service: Service, game: AnyGame, setup: Setup, seed: str, seat
 
 
 def arena(game_id: str, matches: int, options: dict[str, str], service: Service | None, command_line: str | None,
-          bootstrap: int, only: Sequence[str], every: int, seats: int | None) -> None:
+          bootstrap: int, only: Sequence[str], every: int, seats: int | None, shard: tuple[int, int] = (0, 1),
+          save: str | None = None, merge: Sequence[str] = ()) -> None:
     game = get_game(game_id)
     given = {name: game.option_from_text(name, text) for name, text in options.items()
              if any(spec.name == name for spec in game.options)}
@@ -226,7 +227,14 @@ def arena(game_id: str, matches: int, options: dict[str, str], service: Service 
     times: dict[str, list[float]] = {kind: [] for kind in entrants}
     played: list[tuple[list[int], Result]] = []
     started = time.perf_counter()
-    for index, seated in enumerate(schedule(entrants, seats, matches)):
+    for path in merge:  # shards played apart (--shard, --save): their matches and times, pooled
+        saved = msgspec.json.decode(Path(path).read_bytes(), type=Shard)
+        played += [(seated_ids, result) for seated_ids, result in saved.played]
+        for kind, spent in saved.times.items():
+            times[kind] += spent
+    for index, seated in enumerate(schedule(entrants, seats, 0 if merge else matches)):
+        if index % shard[1] != shard[0]:
+            continue
         seed = f"arena-{game_id}-{index}"
         if OUTSIDE in seated:
             assert service is not None
@@ -236,7 +244,16 @@ def arena(game_id: str, matches: int, options: dict[str, str], service: Service 
         played.append(([entrants.index(kind) for kind in seated], result))
         if every and len(played) % every == 0 and len(played) < matches:
             table(game, given, entrants, played, times, time.perf_counter() - started, bootstrap)
+    if save:
+        Path(save).write_bytes(msgspec.json.encode(Shard(played=played, times=times)))
     table(game, given, entrants, played, times, time.perf_counter() - started, bootstrap)
+
+
+class Shard(msgspec.Struct):
+    """The matches of one shard of an arena and its entrants' times per move, saved to be merged."""
+
+    played: list[tuple[list[int], Result]]
+    times: dict[str, list[float]]
 
 
 def comparisons(played: Sequence[tuple[list[int], Result]]) -> list[tuple[int, int, float]]:
@@ -282,12 +299,16 @@ def main() -> None:
     parser.add_argument("--bots", nargs="*", default=[], help="only these entrants (greedy always plays)")
     parser.add_argument("--seats", type=int, help="the seat count, for every game named (default: SEATS)")
     parser.add_argument("--every", type=int, default=0, help="print the table so far every this many matches too")
+    parser.add_argument("--shard", default="0/1", help="I/N: play only the matches whose index is I modulo N, so "
+                                                       "that N processes share an arena")
+    parser.add_argument("--save", help="write this run's matches and times to this file (a shard's, for --merge)")
+    parser.add_argument("--merge", nargs="*", default=[], help="print the table of these saved shards, playing none")
     args = parser.parse_args()
     options = dict(item.split("=", 1) for item in args.option)
     service = Service(args.outside) if args.outside else None
     for game_id in args.games:
         arena(game_id, args.matches, options, service, args.outside_cmd, args.bootstrap, args.bots, args.every,
-              args.seats)
+              args.seats, (int(args.shard.split("/")[0]), int(args.shard.split("/")[1])), args.save, args.merge)
 
 
 if __name__ == "__main__":
