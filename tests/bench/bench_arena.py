@@ -281,8 +281,9 @@ def table(game: AnyGame, given: dict[str, Any], entrants: Sequence[str], played:
         wins = sum(1 for seated_ids, result in mine if seated_ids.index(index) in result.winners)
         scored = [score if i == index else 1 - score for i, j, score in comparisons(played) if index in (i, j)]
         w_low, w_high = wilson(wins, len(mine))
+        share = statistics.fmean(scored) if scored else 0.0  # a shard (--shard) may leave an entrant out
         p50, p99 = (percentile(times[kind], q) * 1000 for q in (0.5, 0.99))
-        print(f"{kind:14} {rating[index]:+5.0f}  ({low:+5.0f} {high:+5.0f})   {statistics.fmean(scored):8.0%}  "
+        print(f"{kind:14} {rating[index]:+5.0f}  ({low:+5.0f} {high:+5.0f})   {share:8.0%}  "
               f"{wins:4}/{len(mine):<4} ({w_low:4.0%}-{w_high:4.0%})  {1 / seats:4.0%}  {p50:11.2f}  {p99:6.2f}",
               flush=True)
 
