@@ -40,6 +40,16 @@ Measured for issue 36 (closing note; a machine loaded 3 to 20 on 2 cores, so the
     python tests/bench/bench_arena.py --games mercenaries --matches 60
     python tests/bench/bench_arena.py --games tavern-masters --matches 150 --bots planner search
     python tests/bench/bench_arena.py --games tavern-masters --seats 2 --matches 150 --bots planner search
+
+Mercenaries' search of generation 3 (its own simulator; seeds/mercenaries/RULINGS.md has the table), the
+arena shared by three processes (``--shard I/N`` plays the matches whose index is I modulo N,
+``--save`` writes them with their times, ``--merge`` prints the table of the saved shards; its
+"in 0 s" is the merge's own time):
+
+    python tests/bench/bench_arena.py --games mercenaries --bots careful search --matches 300 \
+        --shard 0/3 --save shard0.json     # and 1/3, 2/3 alongside
+    python tests/bench/bench_arena.py --games mercenaries --bots careful search --merge shard0.json \
+        shard1.json shard2.json
 """
 
 from __future__ import annotations
