@@ -41,7 +41,8 @@ GAME: Game[State, MercenariesCommand, MercenariesEvent] = Game(
     hidden=hidden,
     result=result,
     bots={"greedy": lambda options: GreedyBot(), "careful": lambda options: CarefulBot(),
-          "search": lambda options: search_bot(GAME, options)},
-    # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts
-    bot_generations={"search": 2},
+          "search": lambda options: search_bot(options)},
+    # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts;
+    # search 3: its own simulator's playouts (domain/mercenaries/playout.py)
+    bot_generations={"search": 3},
 )

@@ -12,8 +12,8 @@ the careful bot plays the same way with three thresholds raised, which measureme
   as it wins one.
 
 It decides from its view alone and draws nothing, so the same view and legal list give the same move.
-A flat Monte Carlo search over the same view (domain/mercenaries/search.py) gains nothing here: the
-dice swing each fight by more than a move's budget of playouts can average out."""
+The search bot (domain/mercenaries/search.py) plays it in its playouts and keeps its move unless
+another beats it clearly."""
 
 from __future__ import annotations
 

@@ -40,6 +40,16 @@ Measured for issue 36 (closing note; a machine loaded 3 to 20 on 2 cores, so the
     python tests/bench/bench_arena.py --games mercenaries --matches 60
     python tests/bench/bench_arena.py --games tavern-masters --matches 150 --bots planner search
     python tests/bench/bench_arena.py --games tavern-masters --seats 2 --matches 150 --bots planner search
+
+Mercenaries' search of generation 3 (its own simulator; seeds/mercenaries/RULINGS.md has the table), the
+arena shared by three processes (``--shard I/N`` plays the matches whose index is I modulo N,
+``--save`` writes them with their times, ``--merge`` prints the table of the saved shards; its
+"in 0 s" is the merge's own time):
+
+    python tests/bench/bench_arena.py --games mercenaries --bots careful search --matches 300 \
+        --shard 0/3 --save shard0.json     # and 1/3, 2/3 alongside
+    python tests/bench/bench_arena.py --games mercenaries --bots careful search --merge shard0.json \
+        shard1.json shard2.json
 """
 
 from __future__ import annotations
@@ -213,7 +223,8 @@ def outside_match(service: Service, game: AnyGame, setup: Setup, seed: str, seat
 
 
 def arena(game_id: str, matches: int, options: dict[str, str], service: Service | None, command_line: str | None,
-          bootstrap: int, only: Sequence[str], every: int, seats: int | None) -> None:
+          bootstrap: int, only: Sequence[str], every: int, seats: int | None, shard: tuple[int, int] = (0, 1),
+          save: str | None = None, merge: Sequence[str] = ()) -> None:
     game = get_game(game_id)
     given = {name: game.option_from_text(name, text) for name, text in options.items()
              if any(spec.name == name for spec in game.options)}
@@ -226,7 +237,14 @@ def arena(game_id: str, matches: int, options: dict[str, str], service: Service 
     times: dict[str, list[float]] = {kind: [] for kind in entrants}
     played: list[tuple[list[int], Result]] = []
     started = time.perf_counter()
-    for index, seated in enumerate(schedule(entrants, seats, matches)):
+    for path in merge:  # shards played apart (--shard, --save): their matches and times, pooled
+        saved = msgspec.json.decode(Path(path).read_bytes(), type=Shard)
+        played += [(seated_ids, result) for seated_ids, result in saved.played]
+        for kind, spent in saved.times.items():
+            times[kind] += spent
+    for index, seated in enumerate(schedule(entrants, seats, 0 if merge else matches)):
+        if index % shard[1] != shard[0]:
+            continue
         seed = f"arena-{game_id}-{index}"
         if OUTSIDE in seated:
             assert service is not None
@@ -236,7 +254,16 @@ def arena(game_id: str, matches: int, options: dict[str, str], service: Service 
         played.append(([entrants.index(kind) for kind in seated], result))
         if every and len(played) % every == 0 and len(played) < matches:
             table(game, given, entrants, played, times, time.perf_counter() - started, bootstrap)
+    if save:
+        Path(save).write_bytes(msgspec.json.encode(Shard(played=played, times=times)))
     table(game, given, entrants, played, times, time.perf_counter() - started, bootstrap)
+
+
+class Shard(msgspec.Struct):
+    """The matches of one shard of an arena and its entrants' times per move, saved to be merged."""
+
+    played: list[tuple[list[int], Result]]
+    times: dict[str, list[float]]
 
 
 def comparisons(played: Sequence[tuple[list[int], Result]]) -> list[tuple[int, int, float]]:
@@ -264,8 +291,9 @@ def table(game: AnyGame, given: dict[str, Any], entrants: Sequence[str], played:
         wins = sum(1 for seated_ids, result in mine if seated_ids.index(index) in result.winners)
         scored = [score if i == index else 1 - score for i, j, score in comparisons(played) if index in (i, j)]
         w_low, w_high = wilson(wins, len(mine))
+        share = statistics.fmean(scored) if scored else 0.0  # a shard (--shard) may leave an entrant out
         p50, p99 = (percentile(times[kind], q) * 1000 for q in (0.5, 0.99))
-        print(f"{kind:14} {rating[index]:+5.0f}  ({low:+5.0f} {high:+5.0f})   {statistics.fmean(scored):8.0%}  "
+        print(f"{kind:14} {rating[index]:+5.0f}  ({low:+5.0f} {high:+5.0f})   {share:8.0%}  "
               f"{wins:4}/{len(mine):<4} ({w_low:4.0%}-{w_high:4.0%})  {1 / seats:4.0%}  {p50:11.2f}  {p99:6.2f}",
               flush=True)
 
@@ -282,12 +310,16 @@ def main() -> None:
     parser.add_argument("--bots", nargs="*", default=[], help="only these entrants (greedy always plays)")
     parser.add_argument("--seats", type=int, help="the seat count, for every game named (default: SEATS)")
     parser.add_argument("--every", type=int, default=0, help="print the table so far every this many matches too")
+    parser.add_argument("--shard", default="0/1", help="I/N: play only the matches whose index is I modulo N, so "
+                                                       "that N processes share an arena")
+    parser.add_argument("--save", help="write this run's matches and times to this file (a shard's, for --merge)")
+    parser.add_argument("--merge", nargs="*", default=[], help="print the table of these saved shards, playing none")
     args = parser.parse_args()
     options = dict(item.split("=", 1) for item in args.option)
     service = Service(args.outside) if args.outside else None
     for game_id in args.games:
         arena(game_id, args.matches, options, service, args.outside_cmd, args.bootstrap, args.bots, args.every,
-              args.seats)
+              args.seats, (int(args.shard.split("/")[0]), int(args.shard.split("/")[1])), args.save, args.merge)
 
 
 if __name__ == "__main__":

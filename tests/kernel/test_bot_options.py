@@ -13,6 +13,7 @@ from domain.games import fallback_bot, game_ids, get_game, make_bot
 from domain.kernel import AnyGame, Bot, Rng, Setup, Table, bot_turn
 from domain.kernel.online import TimedOut, bot_label, online
 from domain.kernel.search import Search
+from domain.mercenaries.search import MercenariesSearch
 from domain.taverna import GAME as TAVERNA
 from domain.taverna import events as taverna_events
 from tests.kernel.test_search_bot import Checked, sampler
@@ -62,7 +63,7 @@ def test_the_search_bot_samples_states_under_the_matchs_options(game_id):
     game = get_game(game_id)
     setup = game.setup(SEATS[game_id], OTHER_OPTIONS[game_id])
     bot = make_bot(game, "search", setup.options)
-    assert isinstance(bot, Search) and dict(bot.options) == setup.options
+    assert isinstance(bot, Search | MercenariesSearch) and dict(bot.options) == setup.options
     fields = option_fields(game, setup)
     checked = 0
     for commands in (6, 30, 60):
