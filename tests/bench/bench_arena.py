@@ -23,7 +23,9 @@ The table: a Bradley-Terry rating per entrant, fitted by maximum likelihood (Hun
 iteration) over every pair of seats of every match (the better rank wins the pair, equal ranks
 share it), on the Elo scale with greedy at 0; its 95% interval comes from a bootstrap over matches
 (``--bootstrap`` resamples), each resample fitted again and anchored at greedy again, so that an
-interval that lies above 0 says the entrant beats greedy by more than the noise. Why
+interval that lies above 0 says the entrant beats greedy by more than the noise; under the table,
+the first entrant's lead over the second with its interval from the same resamples (above 0: the
+first is ahead by more than the noise). Why
 Bradley-Terry rather than win rates: in a table of three or more, a win rate depends on whom a bot
 happened to sit with, while pairwise comparisons pool every match into one consistent scale. Half
 a win against every other entrant is added as a prior, so that an entrant that never wins (random)
@@ -268,6 +270,10 @@ def table(game: AnyGame, given: dict[str, Any], entrants: Sequence[str], played:
         print(f"{kind:14} {rating[index]:+5.0f}  ({low:+5.0f} {high:+5.0f})   {statistics.fmean(scored):8.0%}  "
               f"{wins:4}/{len(mine):<4} ({w_low:4.0%}-{w_high:4.0%})  {1 / seats:4.0%}  {p50:11.2f}  {p99:6.2f}",
               flush=True)
+    first, second = sorted(range(len(entrants)), key=lambda index: -rating[index])[:2]
+    low, high = (percentile([r[first] - r[second] for r in resampled], q) for q in (0.025, 0.975))
+    print(f"{entrants[first]} ahead of {entrants[second]} by {rating[first] - rating[second]:+.0f} Elo "
+          f"(95% CI {low:+.0f} {high:+.0f}, the same resamples)", flush=True)
 
 
 def main() -> None:
