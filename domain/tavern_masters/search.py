@@ -1,7 +1,7 @@
 """The search bot of Tavern Masters: determinized Monte Carlo (domain/kernel/search.py) over what a
 seat cannot see (the other hands and draft packets, the decks, the discards under their tops),
-sampled from its view under the match's options, the planner bot's move searched first and the
-greedy bot playing on."""
+sampled from its view under the match's options, the planner bot's move searched first, the
+greedy bot playing on, and where a playout stops scored by the planner's model of a Tavern."""
 
 from __future__ import annotations
 

@@ -25,9 +25,9 @@ share it), on the Elo scale with greedy at 0; its 95% interval comes from a boot
 (``--bootstrap`` resamples), each resample fitted again and anchored at greedy again, so that an
 interval that lies above 0 says the entrant beats greedy by more than the noise; under the table,
 the first entrant's lead over the second with its interval from the same resamples (above 0: the
-first is ahead by more than the noise). Why
-Bradley-Terry rather than win rates: in a table of three or more, a win rate depends on whom a bot
-happened to sit with, while pairwise comparisons pool every match into one consistent scale. Half
+first is ahead by more than the noise). Why Bradley-Terry rather than win rates: in a table of
+three or more, a win rate depends on whom a bot happened to sit with, while pairwise comparisons
+pool every match into one consistent scale. Half
 a win against every other entrant is added as a prior, so that an entrant that never wins (random)
 keeps a finite rating. Beside it: the entrant's share of pairs won, its wins over its matches
 against the fair share (1 / seats) with a 95% Wilson interval, and its time per move with a choice
@@ -41,6 +41,7 @@ Measured for issue 36 (closing note; a machine loaded 3 to 20 on 2 cores, so the
     python tests/bench/bench_arena.py --games taverna --matches 30
     python tests/bench/bench_arena.py --games mercenaries --matches 60
     python tests/bench/bench_arena.py --games tavern-masters --matches 150 --bots planner search
+    python tests/bench/bench_arena.py --games tavern-masters --matches 600 --bots planner search  (search@3)
     python tests/bench/bench_arena.py --games tavern-masters --seats 2 --matches 150 --bots planner search
 """
 
