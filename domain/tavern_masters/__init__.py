@@ -68,8 +68,9 @@ GAME: Game[State, TMCommand, TMEvent] = Game(
     result=result,
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options),
           "planner": lambda options: PlannerBot()},
-    # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts
-    bot_generations={"search": 2},
+    # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts,
+    # 3: its playouts scored by the planner's projection, with twice the budget (RULINGS.md 46)
+    bot_generations={"search": 3},
     rules_version=2,  # 2: open trading, offers written in steps (seeds/tavern-masters/RULINGS.md 22)
     upcasters={(1, "Offer"): offer_from_rules_1},
 )

@@ -91,13 +91,14 @@ def _kinds_key(tavern: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def incomes(tavern: Sequence[str], waiting: int, tills: int, decks: Any) -> list[float]:
+def incomes(tavern: Sequence[str], waiting: int, tills: int, decks: Any, dealt: bool = False) -> list[float]:
     """The Gold each of the next ``tills`` Tills should bring this Tavern, a Night coming before each:
     what it earns now, and the Patrons it seats (``waiting`` from the hand, then its share of each
-    deal), some of whom stay. ``decks``: a view, or ``Decks`` (the decks the match plays)."""
+    deal), some of whom stay. ``decks``: a view, or ``Decks`` (the decks the match plays). ``dealt``:
+    the first Till's Night has dealt its Patrons already (they are among those waiting)."""
     now, share, adds, stay, kept = _model(_kinds_key(tavern), decks.dirty_deeds, decks.card_list)
     fresh = PATRONS_A_NIGHT * share
-    extra = waiting + fresh
+    extra = waiting + (0.0 if dealt else fresh)
     out = []
     for till in range(tills):
         out.append((now if till == 0 else kept) + extra * adds)
@@ -122,7 +123,7 @@ def tills_left(view: Any) -> int:
     return first
 
 
-def _waiting(hand: Sequence[str], tavern: Sequence[str]) -> int:
+def waiting_patrons(hand: Sequence[str], tavern: Sequence[str]) -> int:
     return sum(1 for c in hand if card(c).kind == "patron" and wants_met(c, tuple(tavern)))
 
 
@@ -153,11 +154,11 @@ def _best_set(tavern: tuple[str, ...], hand: tuple[str, ...], tills: int, purse:
               decks: Decks) -> tuple[float, tuple[str, ...]]:
     """best_set, remembered: each command of a Day or a discard asks it of the same hand. Of a long
     hand only the ``WIDEST`` cards best alone are combined, so that a move stays within its time."""
-    base = sum(incomes(tavern, _waiting(hand, tavern), tills, decks))
+    base = sum(incomes(tavern, waiting_patrons(hand, tavern), tills, decks))
 
     def gain(chosen: tuple[str, ...]) -> float:
         more = (*tavern, *chosen)
-        return sum(incomes(more, _waiting(hand, more), tills, decks)) - base - _price(chosen, tavern)
+        return sum(incomes(more, waiting_patrons(hand, more), tills, decks)) - base - _price(chosen, tavern)
 
     cards = sorted((c for c in hand if is_tavern_card(c)), key=lambda c: (-gain((c,)), c))[:WIDEST]
     best = 0.0

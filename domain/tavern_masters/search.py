@@ -1,7 +1,7 @@
 """The search bot of Tavern Masters: determinized Monte Carlo (domain/kernel/search.py) over what a
 seat cannot see (the other hands and draft packets, the decks, the discards under their tops),
-sampled from its view under the match's options, the planner bot's move searched first and the
-greedy bot playing on."""
+sampled from its view under the match's options, the planner bot's move searched first, the
+greedy bot playing on, and where a playout stops scored by the planner's model of a Tavern."""
 
 from __future__ import annotations
 
@@ -12,18 +12,16 @@ from msgspec.structs import replace
 
 from domain.kernel import Game, Rng, Seat, Setup
 from domain.kernel.search import Search, margin
-from domain.tavern_masters.bot import PATRONS_A_NIGHT, GreedyBot, coverage
+from domain.tavern_masters.bot import GreedyBot
 from domain.tavern_masters.content import deck_cards
-from domain.tavern_masters.effects import till_income
 from domain.tavern_masters.events import Offer
-from domain.tavern_masters.planner import PlannerBot
+from domain.tavern_masters.planner import HORIZON, PlannerBot, incomes, waiting_patrons
 from domain.tavern_masters.scoring import GOAL
 from domain.tavern_masters.setup import DRAFT_PACKET
 from domain.tavern_masters.state import Player, State, initial
 from domain.tavern_masters.views import TMView
 
 WON = 100  # a won match outweighs any Gold
-ROUNDS_AHEAD = 2  # competitive: the Nights a Tavern is counted for (20 Gold comes within a few rounds)
 
 
 def _trades(seen: TMView) -> tuple[Offer, ...]:
@@ -109,33 +107,44 @@ def sample(seen: TMView, rng: Rng, options: Mapping[str, Any]) -> State:
     )
 
 
-def expected_gold(state: State) -> list[float]:
-    """Each seat's Gold and what its Tavern should bring in the Nights left, as the greedy bot counts
-    a card: its income, and the Patrons a Night deals it that the Tavern could seat."""
+def projected_gold(state: State) -> list[float]:
+    """Each seat's Gold at the Till where the planner's model of a Tavern (planner.incomes, with the
+    Patrons waiting in its hand) expects the match to end: in competitive play the first Till at
+    which some seat reaches 20 (within the planner's horizon and the round cap), otherwise the
+    Challenge's last. Exact once the match is over."""
+    if state.winners is not None:
+        return [float(p.gold) for p in state.players]
+    coming = state.phase != "till"  # this round's Till is still to be counted
     if state.mode == "competitive":
-        nights = 0 if state.winners is not None else ROUNDS_AHEAD
+        left = state.round_cap - state.round + coming if state.round_cap else HORIZON
+        tills = max(1, min(HORIZON, left))
     else:
-        nights = max(0, state.rounds - state.round) + (state.phase in ("day", "draft", "mulligan"))
-    return [
-        p.gold + nights * (till_income(p.tavern) + PATRONS_A_NIGHT * coverage(p.tavern, state))
-        for p in state.players
-    ]
+        tills = max(0, state.rounds - state.round) + coming
+    dealt = state.phase in ("night", "deeds")  # this Night's Patrons are in the hands already
+    golds = [[float(p.gold)] for p in state.players]
+    for gold, p in zip(golds, state.players, strict=True):
+        for gain in incomes(p.tavern, waiting_patrons(p.hand, p.tavern), tills, state, dealt):
+            gold.append(gold[-1] + gain)
+    end = tills
+    if state.mode == "competitive":
+        end = next((till for till in range(1, tills + 1) if max(gold[till] for gold in golds) >= GOAL), tills)
+    return [gold[end] for gold in golds]
 
 
 def _worth(state: State, seat: Seat) -> float:
-    """In co-operative play the table's expected Gold short of the goal; otherwise the margin."""
+    """A won match, then in co-operative play the table's projected Gold up to the goal, otherwise
+    the projected margin."""
     won = WON * (state.winners is not None and seat in state.winners)
-    golds = expected_gold(state)
+    golds = projected_gold(state)
     if state.mode == "cooperative":
         return won + sum(min(gold, GOAL) for gold in golds)
     return won + margin(golds, seat)
 
 
 def search_bot(game: Game, options: Mapping[str, Any]) -> Search:
-    # the planner's move first, kept unless the playouts find another better by two standard errors:
-    # greedy playouts of a few commands are myopic here (a purchase pays at the Tills after them), so
-    # a move is replaced only on clear evidence (seeds/tavern-masters/RULINGS.md 45)
+    # the planner's move first, kept unless the playouts find another better by two standard errors
+    # on the same deals; the playouts (greedy, 10 commands) end before most purchases have paid, so
+    # each is scored by the planner's projection of the Gold at the Till that should end the match
+    # (seeds/tavern-masters/RULINGS.md 46)
     return Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot, lead=PlannerBot,
-                  options=options, budget=60, horizon=10, width=3, caution=2.0)
-
-
+                  options=options, budget=120, horizon=10, width=3, caution=2.0)

@@ -23,9 +23,11 @@ The table: a Bradley-Terry rating per entrant, fitted by maximum likelihood (Hun
 iteration) over every pair of seats of every match (the better rank wins the pair, equal ranks
 share it), on the Elo scale with greedy at 0; its 95% interval comes from a bootstrap over matches
 (``--bootstrap`` resamples), each resample fitted again and anchored at greedy again, so that an
-interval that lies above 0 says the entrant beats greedy by more than the noise. Why
-Bradley-Terry rather than win rates: in a table of three or more, a win rate depends on whom a bot
-happened to sit with, while pairwise comparisons pool every match into one consistent scale. Half
+interval that lies above 0 says the entrant beats greedy by more than the noise; under the table,
+the first entrant's lead over the second with its interval from the same resamples (above 0: the
+first is ahead by more than the noise). Why Bradley-Terry rather than win rates: in a table of
+three or more, a win rate depends on whom a bot happened to sit with, while pairwise comparisons
+pool every match into one consistent scale. Half
 a win against every other entrant is added as a prior, so that an entrant that never wins (random)
 keeps a finite rating. Beside it: the entrant's share of pairs won, its wins over its matches
 against the fair share (1 / seats) with a 95% Wilson interval, and its time per move with a choice
@@ -39,6 +41,7 @@ Measured for issue 36 (closing note; a machine loaded 3 to 20 on 2 cores, so the
     python tests/bench/bench_arena.py --games taverna --matches 30
     python tests/bench/bench_arena.py --games mercenaries --matches 60
     python tests/bench/bench_arena.py --games tavern-masters --matches 150 --bots planner search
+    python tests/bench/bench_arena.py --games tavern-masters --matches 600 --bots planner search  (search@3)
     python tests/bench/bench_arena.py --games tavern-masters --seats 2 --matches 150 --bots planner search
 
 Mercenaries' search of generation 3 (its own simulator; seeds/mercenaries/RULINGS.md has the table), the
@@ -296,6 +299,10 @@ def table(game: AnyGame, given: dict[str, Any], entrants: Sequence[str], played:
         print(f"{kind:14} {rating[index]:+5.0f}  ({low:+5.0f} {high:+5.0f})   {share:8.0%}  "
               f"{wins:4}/{len(mine):<4} ({w_low:4.0%}-{w_high:4.0%})  {1 / seats:4.0%}  {p50:11.2f}  {p99:6.2f}",
               flush=True)
+    first, second = sorted(range(len(entrants)), key=lambda index: -rating[index])[:2]
+    low, high = (percentile([r[first] - r[second] for r in resampled], q) for q in (0.025, 0.975))
+    print(f"{entrants[first]} ahead of {entrants[second]} by {rating[first] - rating[second]:+.0f} Elo "
+          f"(95% CI {low:+.0f} {high:+.0f}, the same resamples)", flush=True)
 
 
 def main() -> None:
