@@ -1,5 +1,8 @@
 """A match's log wherever it is: in Redis while it lives, in the archive once archived.
 
+A hibernated match (services/commands/hibernation.py) is brought back by the first read that finds
+its log gone (``current``), then read again from Redis as if it had never left.
+
 The archive holds the export (``tavern-export/1``) as the gateway would have built it from Redis, so
 every answer built from the records read back (events, replay, views, the export itself) is the same,
 byte for byte. A gateway that cached a match's meta before it left Redis finds out on the first
@@ -30,7 +33,8 @@ class History:
         self.folds = folds
 
     async def current(self, match: Match) -> Match:
-        """The match as it is now: archived if its log has left Redis since ``match`` was read."""
+        """The match as it is now: archived if its log has left Redis since ``match`` was read (woken,
+        if it was asleep)."""
         if match.archived or await self.store.holds(match.id):
             return match
         self.matches.forget(match.id)
@@ -43,8 +47,8 @@ class History:
             if records:
                 return records
             match = await self.current(match)
-            if not match.archived:
-                return records
+            if not match.archived:  # woken (else lost, and this reads nothing again)
+                return await self.store.read(match.id, after, upto)
         records = await self.archived(match)
         return [r for r in records if r.envelope.version > after and (upto is None or r.envelope.version <= upto)]
 
@@ -53,16 +57,16 @@ class History:
         if not match.archived:
             try:
                 folded = await self.folds.load(match)
-            except MatchLost:  # gone from Redis: archived since (else it was lost, and stays so)
+            except MatchLost:  # gone from Redis: archived or asleep since (else it was lost, and stays so)
                 match = await self.current(match)
                 if not match.archived:
-                    raise
+                    return await self.folds.load(match)  # woken, or MatchLost again
             else:
                 if folded.version:
                     return folded
                 match = await self.current(match)
                 if not match.archived:
-                    return folded
+                    return await self.folds.load(match)  # woken, or empty again
         return self.folds.keep(match, self.folds.apply(match, self.folds.start(match), await self.archived(match)))
 
     async def archived_export(self, match: Match) -> bytes:
