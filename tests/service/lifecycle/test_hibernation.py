@@ -18,7 +18,7 @@ from projections.audit import audit
 from services.gateway.app import create_app
 from services.ops.settings import Settings
 from services.store import keys
-from tests.service.client import bearer, create, send, seat_token, view, wait_for
+from tests.service.client import bearer, create, seat_token, send, view, wait_for
 
 pytestmark = pytest.mark.anyio
 AFTER_S = 3600.0
