@@ -106,6 +106,8 @@ class Archiver:
 
     async def archive_match(self, match_id: str) -> None:
         fields = await self.matches.metas.read(match_id) or {}
+        if not fields and self.matches.wake is not None and await self.matches.wake(match_id):
+            fields = await self.matches.metas.read(match_id) or {}  # asleep (hibernation.py): archived awake
         if fields:
             records = await self.store.read(match_id)
             ended = "abandoned" if records and records[-1].envelope.type == "Abandoned" else "finished"

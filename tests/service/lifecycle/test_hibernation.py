@@ -124,6 +124,10 @@ async def test_a_finished_match_asleep_is_exported_and_audited_as_before(setting
             after = await answers(api, match_id, token)
             assert after == before
             assert audit(after["export"][1]).result is not None
+            assert await runtime.hibernation.sleep(match_id) == "ok"
+            await runtime.archiver.archive_match(match_id)  # asleep when its grace ends: woken, then archived
+            assert await match_keys(runtime, match_id) == set()
+            assert await answers(api, match_id, token) == before
 
 
 async def test_two_wakers_at_once_and_a_command_while_it_is_put_to_sleep(settings):
