@@ -110,7 +110,8 @@ class Hibernation:
         named = idempotency_of(awake.meta, awake.records)
         names = sorted({Idempotency(match_id, seat, key).name for seat, key in named})
         kept = await self.beds.kept(names)
-        token = secrets.token_hex(8)
+        # a number: Redis keeps it as an integer (72 bytes for the whole index key, 104 with 16 hex digits)
+        token = str(secrets.randbits(62))
         bodies = [(record.body, record.hash) for record in awake.records]
         exported = export_lines(awake.meta["charter"], awake.meta["seed"], bodies)
         snapshot = _snapshot(match_id, token, awake, exported, kept)
