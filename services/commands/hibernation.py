@@ -89,7 +89,11 @@ class Hibernation:
         slept = 0
         for game_id in game_ids():
             for match_id in await self.lifecycle.drowsy(game_id, now - self.after_s, self.batch, self.shares):
-                outcome = await self.sleep(match_id)
+                try:
+                    outcome = await self.sleep(match_id)
+                except Exception:  # this match stays awake; the others are not held up behind it
+                    log.exception("hibernate_failed", match_id=match_id)
+                    continue
                 slept += outcome == "ok"
                 if outcome == "gone" and (await self.beds.asleep(match_id)).token is not None:
                     # asleep, but a sweep cut short left it listed live: listed asleep now

@@ -52,6 +52,18 @@ def used_memory(url: str) -> int:
     return int(redis.Redis.from_url(url).info("memory")["used_memory"])
 
 
+def settled_memory(url: str) -> int:
+    """used_memory once Redis has shrunk the hash tables that deletions emptied (its cron does, a
+    few times a second): what the data set holds, not what it held a moment ago."""
+    now = used_memory(url)
+    for _ in range(20):
+        time.sleep(0.5)
+        now, before = used_memory(url), now
+        if abs(now - before) < 1024:
+            break
+    return now
+
+
 async def in_chunks(items: list, work) -> list:
     done = []
     for start in range(0, len(items), CHUNK):
@@ -116,7 +128,7 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
         # number of matches (about 0.6 MB here: client buffers, the scripts' cache, ...)
         played: list[tuple[str, int]] = []
         before: list = []
-        memory = [used_memory(events_url)]
+        memory = [settled_memory(events_url)]
         awake_memory, took = 0, 0.0
         for size in (count // 2, count - count // 2):
             started = time.perf_counter()
@@ -128,12 +140,13 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
             slept = await in_chunks([match_id for match_id, _ in batch], hibernation.sleep)
             took += time.perf_counter() - started
             assert slept == ["ok"] * size, set(slept)
-            memory.append(used_memory(events_url))
+            memory.append(settled_memory(events_url))
             played += batch
         print(f"hibernated: {count} in {took:.1f} s ({count / took:.0f}/s, {CHUNK} at once)")
         footprints = await in_chunks([match_id for match_id, _ in played], hibernation.beds.footprint)
         lists = redis.Redis.from_url(events_url)
-        listed = sum(lists.memory_usage(name) or 0 for name in lists.scan_iter("tavern:lifecycle:asleep:*"))
+        asleep = lists.scan_iter("tavern:lifecycle:asleep:*")
+        listed = sum(lists.memory_usage(name, samples=0) or 0 for name in asleep)
         print(f"MEMORY USAGE of what a hibernated match leaves: its index key {statistics.mean(footprints):.0f} B"
               f" (max {max(footprints)} B), its share of the asleep lists {listed / count:.0f} B,"
               f" {statistics.mean(footprints) + listed / count:.0f} B in all")
@@ -151,7 +164,7 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
         after = await in_chunks(played, lambda item: state(runtime, *item))
         same = sum(one == other for one, other in zip(before, after, strict=True))
         print(f"identical after the wake (export, meta, views, entropy, idempotency answer): {same} of {count}")
-        print(f"INFO used_memory per match once woken: {(used_memory(events_url) - memory[0]) / count:.0f} B")
+        print(f"INFO used_memory per match once woken: {(settled_memory(events_url) - memory[0]) / count:.0f} B")
         return same == count
     finally:
         await runtime.connections.close()
