@@ -3,11 +3,12 @@ put to sleep by the sweep (its time moved on) keeps one key in Redis and answers
 once woken by it (versions, chain, views, events, replay, export, the audit), takes a retried command
 as the same one and a new command; two wakers at once, a command arriving while it is put to sleep,
 and a wake while the archive is down (503, nothing lost), on the embedded default with a directory
-archive (the archive's S3 flavour is the archiver's, tested in test_abandon.py)."""
+archive (and an S3 bucket on moto's server for the finished match)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 
 import httpx
@@ -19,6 +20,7 @@ from services.gateway.app import create_app
 from services.ops.settings import Settings
 from services.store import keys
 from tests.service.client import bearer, create, seat_token, send, view, wait_for
+from tests.service.s3 import BUCKET
 
 pytestmark = pytest.mark.anyio
 AFTER_S = 3600.0
@@ -106,8 +108,17 @@ async def test_a_match_of_each_game_sleeps_and_wakes_answering_as_before(setting
             await wait_for(api, created, token, answer.json()["version"])
 
 
-async def test_a_finished_match_asleep_is_exported_and_audited_as_before(settings):
-    app = create_app(settings)
+@pytest.fixture(params=["directory", "s3"])
+def either_archive(request, settings) -> Settings:
+    """The settings with a directory archive, or with a bucket on moto's S3 server."""
+    if request.param == "directory":
+        return settings
+    endpoint = request.getfixturevalue("s3_endpoint")
+    return dataclasses.replace(settings, archive_dir=None, archive_s3_bucket=BUCKET, archive_s3_endpoint=endpoint)
+
+
+async def test_a_finished_match_asleep_is_exported_and_audited_as_before(either_archive):
+    app = create_app(either_archive)
     async with app.router.lifespan_context(app):
         runtime = app.state.runtime
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://tavern") as api:
