@@ -40,15 +40,23 @@ class History:
         self.matches.forget(match.id)
         return await self.matches.get(match.id) or match
 
+    async def _again(self, match: Match) -> tuple[Match, bool]:
+        """After a read found nothing of the match's log: the match as it is now, and whether its log
+        is back in Redis (it was asleep: woken)."""
+        match = await self.current(match)
+        return match, not match.archived and await self.store.holds(match.id)
+
     async def read(self, match: Match, after: int = 0, upto: int | None = None) -> list[Record]:
         """The entries with ``after < version <= upto`` (to the end without ``upto``)."""
         if not match.archived:
             records = await self.store.read(match.id, after, upto)
             if records:
                 return records
-            match = await self.current(match)
-            if not match.archived:  # woken (else lost, and this reads nothing again)
+            match, back = await self._again(match)
+            if back:
                 return await self.store.read(match.id, after, upto)
+            if not match.archived:
+                return records
         records = await self.archived(match)
         return [r for r in records if r.envelope.version > after and (upto is None or r.envelope.version <= upto)]
 
@@ -58,15 +66,19 @@ class History:
             try:
                 folded = await self.folds.load(match)
             except MatchLost:  # gone from Redis: archived or asleep since (else it was lost, and stays so)
-                match = await self.current(match)
+                match, back = await self._again(match)
+                if back:
+                    return await self.folds.load(match)
                 if not match.archived:
-                    return await self.folds.load(match)  # woken, or MatchLost again
+                    raise
             else:
                 if folded.version:
                     return folded
-                match = await self.current(match)
+                match, back = await self._again(match)
+                if back:
+                    return await self.folds.load(match)
                 if not match.archived:
-                    return await self.folds.load(match)  # woken, or empty again
+                    return folded
         return self.folds.keep(match, self.folds.apply(match, self.folds.start(match), await self.archived(match)))
 
     async def archived_export(self, match: Match) -> bytes:
