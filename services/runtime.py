@@ -17,6 +17,7 @@ from services.commands.challenges import Challenges
 from services.commands.chat import Chat
 from services.commands.folds import Folds
 from services.commands.handling import Handler
+from services.commands.hibernation import Hibernation
 from services.commands.history import History
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
@@ -42,6 +43,7 @@ from services.store.deadlines import Deadlines
 from services.store.drain_jobs import DrainJobs
 from services.store.event_store import EventStore
 from services.store.evictions import Evictions
+from services.store.hibernation import Beds
 from services.store.lifecycle import Lifecycle
 from services.store.lobby import LobbyListings
 from services.store.match_meta import MatchMetas
@@ -121,6 +123,17 @@ class Runtime:
         )
         # the open-matches quota's slots lapse once a match would have been ended as idle, and are
         # given back to a full creator once their match has been idle TAVERN_OPEN_MATCHES_IDLE_S
+        # idle matches being played leave Redis for the archive until next read (hibernation.py)
+        self.hibernation = None if self.archive is None else Hibernation(
+            Beds(wired.events, wired.events_link, wired.acked),
+            self.lifecycle,
+            self.archive,
+            self.sweeping,
+            settings.hibernate_after_s,
+            settings.archive_every_s,
+            self.appended,
+        )
+        wake = None if self.hibernation is None else self.hibernation.wake
         metas = MatchMetas(wired.events)
         quota = OpenMatches(
             QuotaSlots(wired.events, wired.events_link),
@@ -129,7 +142,9 @@ class Runtime:
             settings.idle_limit_s,
             settings.limits.open_matches_idle_s,
         )
-        self.matches = Matches(metas, SeatEntropy(wired.events), self.store, archived=self.archive, open_matches=quota)
+        self.matches = Matches(
+            metas, SeatEntropy(wired.events), self.store, archived=self.archive, open_matches=quota, wake=wake
+        )
         self.folds = Folds(self.store, on_lost=self.matches.forget)
         self.players = Players(PlayerRegistry(wired.events, partitions, wired.events_link))
         listings = LobbyListings(wired.events, partitions, self.archiving, wired.events_link)
@@ -141,7 +156,7 @@ class Runtime:
         self.chat = Chat(ChatLog(wired.events, wired.events_link), settings.limits.chat_chars, self.archive)
         # signs a finished match's export (gateway) and archive (worker): one key per deployment
         self.signer = signing.signing_key(settings.signing_key, settings.signing_key_file)
-        self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self.upkeep)
+        self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self.upkeep, wake)
         self.bots = Bots(self.handler)
         deadlines = Deadlines(wired.events, partitions, self.sweeping, wired.events_link)
         self.timeouts = Timeouts(deadlines, self.matches, self.folds, self.handler)
@@ -205,11 +220,14 @@ class Runtime:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         await self.ratings.migrate(game_ids())
-        self.upkeep.start(self.duty)
+        if self.hibernation is None:
+            self.upkeep.start(self.duty)
+        else:
+            self.upkeep.start(self.duty, self.hibernation.tick)
 
     async def duty(self, now: float) -> None:
         """Every process's part in its upkeep's sweep, each second: the clocks' deadlines, then the
-        matchmaker's tables."""
+        matchmaker's tables (hibernation, where it is on, is a duty of its own)."""
         await self.timeouts.sweep(now)
         await self.matchmaker.sweep(now)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Union, get_args
 
 import msgspec
@@ -85,8 +86,17 @@ def decode_command(match: Match, body: bytes, depth: int = JSON_DEPTH) -> tuple[
 
 
 class Handler:
-    def __init__(self, store: EventStore, folds: Folds, metrics: Metrics, attempts: int, projection: Any) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        folds: Folds,
+        metrics: Metrics,
+        attempts: int,
+        projection: Any,
+        wake: Callable[[str], Awaitable[bool]] | None = None,
+    ) -> None:
         self.store = store
+        self.wake = wake  # brings a hibernated match back: whether Redis holds it now (hibernation.py)
         self.folds = folds
         self.metrics = metrics
         self.attempts = attempts
@@ -118,7 +128,7 @@ class Handler:
         version is the one their due time was judged at (a timeout, an abandonment)."""
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
-            outcome = await self._submit(
+            outcome = await self._awake(
                 match, seat, command, expected, idempotency, command_id, system, exact or system
             )
             kind = type(command).__name__
@@ -130,6 +140,22 @@ class Handler:
                 self.metrics.command(match.game.id, kind, said, outcome.code)
                 log.info("command", type=kind, outcome=said, code=outcome.code)
             return outcome
+
+    async def _awake(self, match: Match, *decision: Any) -> Outcome:
+        """``_submit``, and once more if the match was found asleep and woken (its log or meta gone
+        from Redis: services/commands/hibernation.py): the command is decided on the log woken."""
+        try:
+            outcome = await self._submit(match, *decision)
+        except MatchLost:
+            if not await self._woken(match):
+                raise
+        else:
+            if not isinstance(outcome, Ended) or not await self._woken(match):
+                return outcome
+        return await self._submit(match, *decision)
+
+    async def _woken(self, match: Match) -> bool:
+        return self.wake is not None and not (match.ended or match.archived) and await self.wake(match.id)
 
     async def _submit(
         self,

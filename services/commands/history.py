@@ -1,5 +1,8 @@
 """A match's log wherever it is: in Redis while it lives, in the archive once archived.
 
+A hibernated match (services/commands/hibernation.py) is brought back by the first read that finds
+its log gone (``current``), then read again from Redis as if it had never left.
+
 The archive holds the export (``tavern-export/1``) as the gateway would have built it from Redis, so
 every answer built from the records read back (events, replay, views, the export itself) is the same,
 byte for byte. A gateway that cached a match's meta before it left Redis finds out on the first
@@ -30,11 +33,18 @@ class History:
         self.folds = folds
 
     async def current(self, match: Match) -> Match:
-        """The match as it is now: archived if its log has left Redis since ``match`` was read."""
+        """The match as it is now: archived if its log has left Redis since ``match`` was read (woken,
+        if it was asleep)."""
         if match.archived or await self.store.holds(match.id):
             return match
         self.matches.forget(match.id)
         return await self.matches.get(match.id) or match
+
+    async def _again(self, match: Match) -> tuple[Match, bool]:
+        """After a read found nothing of the match's log: the match as it is now, and whether its log
+        is back in Redis (it was asleep: woken)."""
+        match = await self.current(match)
+        return match, not match.archived and await self.store.holds(match.id)
 
     async def read(self, match: Match, after: int = 0, upto: int | None = None) -> list[Record]:
         """The entries with ``after < version <= upto`` (to the end without ``upto``)."""
@@ -42,7 +52,9 @@ class History:
             records = await self.store.read(match.id, after, upto)
             if records:
                 return records
-            match = await self.current(match)
+            match, back = await self._again(match)
+            if back:
+                return await self.store.read(match.id, after, upto)
             if not match.archived:
                 return records
         records = await self.archived(match)
@@ -53,14 +65,18 @@ class History:
         if not match.archived:
             try:
                 folded = await self.folds.load(match)
-            except MatchLost:  # gone from Redis: archived since (else it was lost, and stays so)
-                match = await self.current(match)
+            except MatchLost:  # gone from Redis: archived or asleep since (else it was lost, and stays so)
+                match, back = await self._again(match)
+                if back:
+                    return await self.folds.load(match)
                 if not match.archived:
                     raise
             else:
                 if folded.version:
                     return folded
-                match = await self.current(match)
+                match, back = await self._again(match)
+                if back:
+                    return await self.folds.load(match)
                 if not match.archived:
                     return folded
         return self.folds.keep(match, self.folds.apply(match, self.folds.start(match), await self.archived(match)))

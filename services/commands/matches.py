@@ -6,7 +6,7 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,8 +95,10 @@ class Matches:
         capacity: int = 8192,
         archived: archive.Archive | None = None,
         open_matches: OpenMatches | None = None,
+        wake: Callable[[str], Awaitable[bool]] | None = None,
     ) -> None:
         self.metas = metas
+        self.wake = wake  # brings a hibernated match back: whether Redis holds it now (hibernation.py)
         self.entropy = entropy  # the seats' contributions before the opening (entropy.py)
         self.store = store
         self.archive = archived
@@ -208,6 +210,8 @@ class Matches:
             self._cache.move_to_end(match_id)
             return match
         fields = await self.metas.read(match_id)
+        if fields is None and self.wake is not None and _archivable(match_id) and await self.wake(match_id):
+            fields = await self.metas.read(match_id)  # it was asleep (services/commands/hibernation.py)
         # no meta in Redis: the archive's, if any (services/projector/archiver.py)
         if fields is None and self.archive is not None and _archivable(match_id):
             stored = await self.archive.get(archive.meta_name(match_id))

@@ -61,6 +61,10 @@ ABANDONED = Counter(
     "tavern_matches_abandoned", "Matches ended as abandoned (every person left, or idle too long), by game.", ["game"]
 )
 ARCHIVED = Counter("tavern_matches_archived", "Matches archived and evicted from Redis, by how they ended.", ["ended"])
+HIBERNATED = Counter("tavern_matches_hibernated", "Matches hibernated: out of Redis to the archive, by game.", ["game"])
+WOKEN = Counter("tavern_matches_woken", "Hibernated matches brought back into Redis, by game.", ["game"])
+WAKE = Histogram("tavern_wake_seconds", "Bringing one hibernated match back (archive read and restore), seconds.",
+                 buckets=SECONDS)
 ACTIVE = Gauge(
     "tavern_matches_active", "Matches being played (listed live), by game.", ["game"], multiprocess_mode="max"
 )

@@ -180,6 +180,10 @@ VARIABLES = (
     Variable("TAVERN_ARCHIVE_GRACE_S", "archive_grace_s", "3600", _grace, "a finished match stays in Redis this long"),
     Variable("TAVERN_IDLE_LIMIT_S", "idle_limit_s", "604800", _seconds, "no event this long: ended as abandoned"),
     Variable("TAVERN_ARCHIVE_EVERY_S", "archive_every_s", "5", _seconds, "how often a worker sweeps for archiving"),
+    Variable(
+        "TAVERN_HIBERNATE_AFTER_S", "hibernate_after_s", "86400", _grace,
+        "a match being played with no event this long leaves Redis for the archive until next read (0: never)",
+    ),
     Variable("TAVERN_IDEMPOTENCY_TTL_S", "idempotency_ttl_s", "86400", _whole_seconds,
              "an accepted command's answer is kept under its Idempotency-Key this long"),
     Variable("TAVERN_IDEMPOTENCY_REFUSAL_TTL_S", "idempotency_refusal_ttl_s", "60", _kept_s,
@@ -251,6 +255,8 @@ class Settings:
     archive_grace_s: float = _default("archive_grace_s")  # a finished match stays in Redis this long
     idle_limit_s: float = _default("idle_limit_s")  # a match with no event for this long is ended as abandoned
     archive_every_s: float = _default("archive_every_s")  # how often a worker looks for matches to archive
+    # a match being played, idle this long, hibernates (services/commands/hibernation.py); 0: never
+    hibernate_after_s: float = _default("hibernate_after_s")
     # the shards of each set the sweepers poll (services/store/partitions.py): every process of a
     # deployment must agree, and changing it strands what the dropped shards hold (deploy/README.md)
     partitions: int = _default("partitions")

@@ -25,17 +25,17 @@ import asyncio
 import hashlib
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from domain.games import game_ids
 from projections.chain import export_lines
-from services.commands import bots
+from services.commands.hibernation import idempotency_of
 from services.commands.matches import Match, Matches, quota_of
 from services.ops import logs, metrics
 from services.store import archive
-from services.store.event_store import EventStore, Record
+from services.store.event_store import EventStore
 from services.store.evictions import Evictions
 from services.store.lifecycle import Lifecycle
 from services.store.outage import redis_error
@@ -108,6 +108,8 @@ class Archiver:
 
     async def archive_match(self, match_id: str) -> None:
         fields = await self.matches.metas.read(match_id) or {}
+        if not fields and self.matches.wake is not None and await self.matches.wake(match_id):
+            fields = await self.matches.metas.read(match_id) or {}  # asleep (hibernation.py): archived awake
         if fields:
             records = await self.store.read(match_id)
             ended = "abandoned" if records and records[-1].envelope.type == "Abandoned" else "finished"
@@ -136,7 +138,7 @@ class Archiver:
             await self.archive.put(archive.meta_name(match_id), meta)  # last: the mark that it is whole
             await self._verify(match_id, export, chat, meta)
             # one DEL: the match leaves Redis all at once (a reader then finds it in the archive)
-            await self.evictions.evict(match_id, _idempotency(fields, records))
+            await self.evictions.evict(match_id, idempotency_of(fields, records))
             metrics.ARCHIVED.labels(ended).inc()
             log.info("match_archived", match_id=match_id, ended=ended, version=len(records), bytes=len(packed))
         elif await self.archive.get(archive.meta_name(match_id)) is None:
@@ -151,13 +153,3 @@ class Archiver:
         exported = packed is not None and archive.decompress(packed) == export
         if not exported or chatted is None or archive.decompress(chatted) != chat or stored_meta != meta:
             raise RuntimeError(f"match {match_id}: the archive did not give back what was written")
-
-
-def _idempotency(fields: dict[str, str], records: list[Record]) -> Iterator[tuple[int, str]]:
-    """The idempotency records a match may hold that can be named, as (seat, key): its logged
-    commands' and its bots'."""
-    for record in records:
-        if (cause := record.envelope.command).seat is not None and cause.idempotency_key is not None:
-            yield cause.seat, cause.idempotency_key
-    for seat in json.loads(fields["bots"]):
-        yield from ((seat, bots.idempotency_key(v)) for v in range(len(records) + 1))

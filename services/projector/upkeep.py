@@ -49,8 +49,13 @@ class Upkeep:
         self._recent: dict[str, float] = {}  # match id -> when this process last appended to it
         self._queue_lost = [False] * len(queues)  # a sweep failed: that instance was down (a failover?)
 
-    def start(self, duty: Callable[[float], Awaitable[object]]) -> None:
-        """Run, with ``duty(now)`` in every sweep."""
+    def start(self, *duties: Callable[[float], Awaitable[object]]) -> None:
+        """Run, with each ``duty(now)`` in every sweep (the clocks' deadlines, hibernation)."""
+
+        async def duty(now: float) -> None:
+            for each in duties:
+                await each(now)
+
         self._kicks = [asyncio.Event() for _ in self.queues]
         self._tasks = [
             *(asyncio.create_task(self._kick_forever(index)) for index in range(len(self.queues))),

@@ -35,6 +35,17 @@ def meta_name(match_id: str) -> str:
     return f"matches/{match_id[:2]}/{match_id}.meta.json"
 
 
+def hibernated_log_name(match_id: str, token: str) -> str:
+    """A hibernated match's log, as an unsigned export (services/commands/hibernation.py), under the
+    token of its snapshot: each hibernation writes its own objects, which no later one overwrites."""
+    return f"hibernated/{match_id[:2]}/{match_id}.{token}.log.jsonl.gz"
+
+
+def snapshot_name(match_id: str, token: str) -> str:
+    """The rest of what Redis held of a hibernated match (meta, views, entropy, idempotency records)."""
+    return f"hibernated/{match_id[:2]}/{match_id}.{token}.snapshot.json.gz"
+
+
 def compress(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=9, mtime=0)
 

@@ -78,6 +78,8 @@ def key_of(command: list[Any]) -> Any:
         return command[3] if int(command[2]) else None
     if name in ("SCRIPT", "PUBLISH", "PING", "WAIT"):
         return None
+    if name == "MEMORY":  # MEMORY USAGE key
+        return command[2]
     return command[1]
 
 

@@ -31,6 +31,12 @@ def entropy(match_id: str) -> str:
     return f"match:{{{match_id}}}:entropy"
 
 
+def hibernated(match_id: str) -> str:
+    """String: the one key a hibernated match keeps, the token of its snapshot in the archive
+    (services/store/hibernation.py); short, since it is what such a match costs Redis."""
+    return f"match:{{{match_id}}}:z"
+
+
 def idempotency(match_id: str, seat: int, key: str) -> str:
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     return f"match:{{{match_id}}}:idem:{seat}:{digest}"
@@ -84,6 +90,12 @@ def live(game_id: str) -> str:
     """zsets: match id -> the time of its newest event, for the game's matches still being played
     (the idle ones are ended as abandoned); one family per game, so that its size is the active count."""
     return f"lifecycle:live:{game_id}"
+
+
+def asleep(game_id: str) -> str:
+    """zsets: match id -> the time of its newest event, for the game's matches being played that
+    hibernate (out of ``live`` while they do; services/commands/hibernation.py)."""
+    return f"lifecycle:asleep:{game_id}"
 
 
 # zsets: match id -> when it finished (or was ended as abandoned): archived and evicted after a grace.

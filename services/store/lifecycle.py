@@ -2,7 +2,9 @@
 into partitions by match id (services/store/partitions.py), of which each archiver sweeps its
 share: the matches still being played, per game by the time of their newest event (the sizes
 summed are the game's active count; the idle ones are ended as abandoned), and the finished ones
-by when (archived and evicted after a grace). A match leaving play gives its creators' open-matches quota slots back
+by when (archived and evicted after a grace). A match being played that hibernates is listed apart
+while it sleeps (``keys.asleep``, services/commands/hibernation.py), still counted and still ended
+as abandoned once idle past the limit. A match leaving play gives its creators' open-matches quota slots back
 in the same write."""
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ class Lifecycle:
     def _live(self, game_id: str, match_id: str) -> str:
         return self.partitions.key(keys.live(game_id), match_id)
 
+    def _asleep(self, game_id: str, match_id: str) -> str:
+        return self.partitions.key(keys.asleep(game_id), match_id)
+
     def _finished(self, match_id: str) -> str:
         return self.partitions.key(keys.FINISHED, match_id)
 
@@ -59,29 +64,57 @@ class Lifecycle:
         commands: list[list[Any]] = []
         for match in ended:
             commands.append(["ZREM", self._live(match.game_id, match.match_id), match.match_id])
+            commands.append(["ZREM", self._asleep(match.game_id, match.match_id), match.match_id])
             commands.append(["ZADD", self._finished(match.match_id), "NX", repr(now), match.match_id])
             commands += _give_back(match.match_id, match.quota)
         answers = iter(await self._run(commands))
         listed = []
         for match in ended:
-            _, added, *_ = (next(answers) for _ in range(2 + len(match.quota)))
+            _, _, added, *_ = (next(answers) for _ in range(3 + len(match.quota)))
             listed.append(bool(added))
         return listed
 
     async def idle(self, game_id: str, since: float, count: int) -> list[str]:
-        """Up to ``count`` of the game's matches in this process's share with no event since ``since``."""
-        names = self.partitions.keys(keys.live(game_id), await self.shares.held())
+        """Up to ``count`` of the game's matches in this process's share with no event since
+        ``since``, hibernated ones too (to be ended as abandoned)."""
+        held = await self.shares.held()
+        names = [*self.partitions.keys(keys.live(game_id), held), *self.partitions.keys(keys.asleep(game_id), held)]
         return await earliest(self.link, names, since, count)
+
+    async def drowsy(self, game_id: str, since: float, count: int, shares: Shares) -> list[str]:
+        """Up to ``count`` of the game's awake matches in the share ``shares`` gives this process
+        with no event since ``since`` (to hibernate)."""
+        return await earliest(self.link, self.partitions.keys(keys.live(game_id), await shares.held()), since, count)
+
+    async def hibernated(self, game_id: str, match_id: str, at: float) -> None:
+        """The match sleeps: listed as asleep, by the time of its newest event ``at``, not as live."""
+        await self._run([
+            ["ZREM", self._live(game_id, match_id), match_id],
+            ["ZADD", self._asleep(game_id, match_id), repr(at), match_id],
+        ])
+
+    async def woken(self, game_id: str, match_id: str, at: float) -> None:
+        """The match is awake again: listed as live, by the time of its newest event ``at``."""
+        await self._run([
+            ["ZREM", self._asleep(game_id, match_id), match_id],
+            ["ZADD", self._live(game_id, match_id), repr(at), match_id],
+        ])
 
     async def due(self, before: float, count: int) -> list[str]:
         """Up to ``count`` matches of this process's share finished before ``before``: to archive."""
         return await earliest(self.link, self.partitions.keys(keys.FINISHED, await self.shares.held()), before, count)
 
     async def last_played(self, matches: Sequence[tuple[str, str]]) -> list[float | None]:
-        """When each (game id, match id) had its newest event (unix s), if it is listed as being played."""
-        commands = [["ZSCORE", self._live(game_id, match_id), match_id] for game_id, match_id in matches]
+        """When each (game id, match id) had its newest event (unix s), if it is listed as being
+        played (awake or asleep)."""
+        commands = [
+            ["ZSCORE", listed(game_id, match_id), match_id]
+            for game_id, match_id in matches
+            for listed in (self._live, self._asleep)
+        ]
         found = await self._run(commands, reads=True)
-        return [None if at is None else float(at) for at in found]
+        either = (live if live is not None else asleep for live, asleep in zip(found[::2], found[1::2], strict=True))
+        return [None if at is None else float(at) for at in either]
 
     async def finished(self, match_ids: Sequence[str]) -> list[bool]:
         """Whether each match has finished (or was ended as abandoned), waiting to be archived."""
@@ -96,6 +129,7 @@ class Lifecycle:
         if listed:
             commands += [
                 ["ZREM", self._live(game_id, match_id), match_id],
+                ["ZREM", self._asleep(game_id, match_id), match_id],
                 ["ZADD", self._finished(match_id), "NX", repr(now), match_id],
             ]
         await self._run(commands)
@@ -105,11 +139,16 @@ class Lifecycle:
         commands = [*_give_back(match_id, quota), ["ZREM", self._finished(match_id), match_id]]
         if game_id is not None:
             commands.append(["ZREM", self._live(game_id, match_id), match_id])
+            commands.append(["ZREM", self._asleep(game_id, match_id), match_id])
         await self._run(commands)
 
     async def playing(self, game_ids: Sequence[str]) -> dict[str, int]:
-        """How many matches of each game are being played (a ZCARD per partition and game)."""
-        names = {game_id: self.partitions.keys(keys.live(game_id)) for game_id in game_ids}
+        """How many matches of each game are being played, awake or asleep (a ZCARD per partition,
+        list and game)."""
+        names = {
+            game_id: [*self.partitions.keys(keys.live(game_id)), *self.partitions.keys(keys.asleep(game_id))]
+            for game_id in game_ids
+        }
         counts = iter(await self._run([["ZCARD", name] for found in names.values() for name in found], reads=True))
         return {game_id: sum(int(next(counts)) for _ in found) for game_id, found in names.items()}
 

@@ -2,7 +2,9 @@
 
 ``REDIS_DOWN``: an outage, as redis-py and the Wires raise it: also a cluster's node down or a
 failover under way (no primary for a slot), and a write its replicas did not acknowledge
-(cluster.Unreplicated). ``STORE_ERRORS``: any trouble with Redis, an outage or a refusal."""
+(cluster.Unreplicated); and the archive away while a hibernated match wakes (``ArchiveDown``),
+which is answered the same way (a 503: nothing was changed, a retry may succeed).
+``STORE_ERRORS``: any trouble with Redis, an outage or a refusal."""
 
 from __future__ import annotations
 
@@ -10,7 +12,13 @@ import redis
 
 from services.ops import metrics
 
+
+class ArchiveDown(Exception):
+    """The archive could not be read (services/commands/hibernation.py): the match sleeps on."""
+
+
 REDIS_DOWN: tuple[type[Exception], ...] = (
+    ArchiveDown,
     redis.ConnectionError,
     redis.TimeoutError,
     redis.exceptions.ClusterError,
