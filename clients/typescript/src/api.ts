@@ -650,6 +650,8 @@ export interface components {
             limit?: number;
             /** @description default false */
             forfeit?: boolean;
+            /** @description default 0 */
+            vacation_days?: number;
         };
         /**
          * ClockView
@@ -658,6 +660,8 @@ export interface components {
         ClockView: {
             deadline: number | null;
             bank_s: number;
+            /** @default 0 */
+            vacation_days_left: number;
         };
         /**
          * Command
@@ -1012,6 +1016,15 @@ export interface components {
              */
             clock: components["schemas"]["ClockView"] | null;
         };
+        /** TakeVacation */
+        TakeVacation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TakeVacation";
+            allowance: number;
+        };
         /** TakenOver */
         TakenOver: {
             /**
@@ -1044,6 +1057,16 @@ export interface components {
             seat: number;
             version: number;
             view: components["schemas"]["ViewEnvelope"];
+        };
+        /** VacationTaken */
+        VacationTaken: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VacationTaken";
+            seat: number;
+            day: number;
         };
         /** ViewEnvelope */
         ViewEnvelope: components["schemas"]["heros-tavern.ViewEnvelope"] | components["schemas"]["tavern-masters.ViewEnvelope"] | components["schemas"]["mercenaries.ViewEnvelope"] | components["schemas"]["taverna.ViewEnvelope"];
@@ -1208,7 +1231,7 @@ export interface components {
             hands: (string[] | null)[];
         };
         /** heros-tavern.Event */
-        "heros-tavern.Event": components["schemas"]["heros-tavern.Shuffled"] | components["schemas"]["heros-tavern.Dealt"] | components["schemas"]["heros-tavern.CardPicked"] | components["schemas"]["heros-tavern.PicksRevealed"] | components["schemas"]["heros-tavern.TavernsScored"] | components["schemas"]["heros-tavern.ResourcesAwarded"] | components["schemas"]["heros-tavern.CardBought"] | components["schemas"]["heros-tavern.PurchasesFinished"] | components["schemas"]["heros-tavern.CardsDiscarded"] | components["schemas"]["heros-tavern.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"];
+        "heros-tavern.Event": components["schemas"]["heros-tavern.Shuffled"] | components["schemas"]["heros-tavern.Dealt"] | components["schemas"]["heros-tavern.CardPicked"] | components["schemas"]["heros-tavern.PicksRevealed"] | components["schemas"]["heros-tavern.TavernsScored"] | components["schemas"]["heros-tavern.ResourcesAwarded"] | components["schemas"]["heros-tavern.CardBought"] | components["schemas"]["heros-tavern.PurchasesFinished"] | components["schemas"]["heros-tavern.CardsDiscarded"] | components["schemas"]["heros-tavern.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
         /**
          * heros-tavern.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -1279,7 +1302,7 @@ export interface components {
          * heros-tavern.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "heros-tavern.LoggedCommand": components["schemas"]["heros-tavern.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"];
+        "heros-tavern.LoggedCommand": components["schemas"]["heros-tavern.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
         /** heros-tavern.MatchEnded */
         "heros-tavern.MatchEnded": {
             /**
@@ -1723,7 +1746,7 @@ export interface components {
             expected_version?: number | null;
         };
         /** mercenaries.Event */
-        "mercenaries.Event": components["schemas"]["mercenaries.StartingRoll"] | components["schemas"]["mercenaries.GameBegan"] | components["schemas"]["mercenaries.DeckShuffled"] | components["schemas"]["mercenaries.CardsDrawn"] | components["schemas"]["mercenaries.TurnBegan"] | components["schemas"]["mercenaries.IncomeTaken"] | components["schemas"]["mercenaries.Contracted"] | components["schemas"]["mercenaries.MercenarySold"] | components["schemas"]["mercenaries.PositionSet"] | components["schemas"]["mercenaries.AllInDeclared"] | components["schemas"]["mercenaries.PhaseBegan"] | components["schemas"]["mercenaries.AttackDeclared"] | components["schemas"]["mercenaries.Combat"] | components["schemas"]["mercenaries.DirectAttack"] | components["schemas"]["mercenaries.MercenariesTrashed"] | components["schemas"]["mercenaries.DiscardChoiceAwaited"] | components["schemas"]["mercenaries.WagesPaid"] | components["schemas"]["mercenaries.WagesWaived"] | components["schemas"]["mercenaries.MercenaryDismissed"] | components["schemas"]["mercenaries.GameWon"] | components["schemas"]["mercenaries.MatchWon"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"];
+        "mercenaries.Event": components["schemas"]["mercenaries.StartingRoll"] | components["schemas"]["mercenaries.GameBegan"] | components["schemas"]["mercenaries.DeckShuffled"] | components["schemas"]["mercenaries.CardsDrawn"] | components["schemas"]["mercenaries.TurnBegan"] | components["schemas"]["mercenaries.IncomeTaken"] | components["schemas"]["mercenaries.Contracted"] | components["schemas"]["mercenaries.MercenarySold"] | components["schemas"]["mercenaries.PositionSet"] | components["schemas"]["mercenaries.AllInDeclared"] | components["schemas"]["mercenaries.PhaseBegan"] | components["schemas"]["mercenaries.AttackDeclared"] | components["schemas"]["mercenaries.Combat"] | components["schemas"]["mercenaries.DirectAttack"] | components["schemas"]["mercenaries.MercenariesTrashed"] | components["schemas"]["mercenaries.DiscardChoiceAwaited"] | components["schemas"]["mercenaries.WagesPaid"] | components["schemas"]["mercenaries.WagesWaived"] | components["schemas"]["mercenaries.MercenaryDismissed"] | components["schemas"]["mercenaries.GameWon"] | components["schemas"]["mercenaries.MatchWon"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
         /**
          * mercenaries.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -1871,7 +1894,7 @@ export interface components {
          * mercenaries.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "mercenaries.LoggedCommand": components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"];
+        "mercenaries.LoggedCommand": components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
         /** mercenaries.MatchWon */
         "mercenaries.MatchWon": {
             /**
@@ -2319,7 +2342,7 @@ export interface components {
             passed: boolean;
         };
         /** tavern-masters.Event */
-        "tavern-masters.Event": components["schemas"]["tavern-masters.MatchSetUp"] | components["schemas"]["tavern-masters.Dealt"] | components["schemas"]["tavern-masters.Reshuffled"] | components["schemas"]["tavern-masters.Picked"] | components["schemas"]["tavern-masters.DraftStep"] | components["schemas"]["tavern-masters.MulliganChosen"] | components["schemas"]["tavern-masters.CardMoved"] | components["schemas"]["tavern-masters.RoundBegan"] | components["schemas"]["tavern-masters.PhaseBegan"] | components["schemas"]["tavern-masters.CardPlayed"] | components["schemas"]["tavern-masters.SeatDone"] | components["schemas"]["tavern-masters.OfferOpened"] | components["schemas"]["tavern-masters.OfferCardAdded"] | components["schemas"]["tavern-masters.OfferGoldSet"] | components["schemas"]["tavern-masters.Offer"] | components["schemas"]["tavern-masters.OfferWithdrawn"] | components["schemas"]["tavern-masters.OfferAnswered"] | components["schemas"]["tavern-masters.GoldChanged"] | components["schemas"]["tavern-masters.IncomeCounted"] | components["schemas"]["tavern-masters.TurnBegan"] | components["schemas"]["tavern-masters.DeedDeclared"] | components["schemas"]["tavern-masters.DeedAnswered"] | components["schemas"]["tavern-masters.TieRound"] | components["schemas"]["tavern-masters.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"];
+        "tavern-masters.Event": components["schemas"]["tavern-masters.MatchSetUp"] | components["schemas"]["tavern-masters.Dealt"] | components["schemas"]["tavern-masters.Reshuffled"] | components["schemas"]["tavern-masters.Picked"] | components["schemas"]["tavern-masters.DraftStep"] | components["schemas"]["tavern-masters.MulliganChosen"] | components["schemas"]["tavern-masters.CardMoved"] | components["schemas"]["tavern-masters.RoundBegan"] | components["schemas"]["tavern-masters.PhaseBegan"] | components["schemas"]["tavern-masters.CardPlayed"] | components["schemas"]["tavern-masters.SeatDone"] | components["schemas"]["tavern-masters.OfferOpened"] | components["schemas"]["tavern-masters.OfferCardAdded"] | components["schemas"]["tavern-masters.OfferGoldSet"] | components["schemas"]["tavern-masters.Offer"] | components["schemas"]["tavern-masters.OfferWithdrawn"] | components["schemas"]["tavern-masters.OfferAnswered"] | components["schemas"]["tavern-masters.GoldChanged"] | components["schemas"]["tavern-masters.IncomeCounted"] | components["schemas"]["tavern-masters.TurnBegan"] | components["schemas"]["tavern-masters.DeedDeclared"] | components["schemas"]["tavern-masters.DeedAnswered"] | components["schemas"]["tavern-masters.TieRound"] | components["schemas"]["tavern-masters.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
         /**
          * tavern-masters.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -2409,7 +2432,7 @@ export interface components {
          * tavern-masters.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "tavern-masters.LoggedCommand": components["schemas"]["tavern-masters.PickCard"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"];
+        "tavern-masters.LoggedCommand": components["schemas"]["tavern-masters.PickCard"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
         /**
          * tavern-masters.MakeOffer
          * @description Send the offer you have written: the other seat may now accept or decline it.
@@ -3201,7 +3224,7 @@ export interface components {
             expected_version?: number | null;
         };
         /** taverna.Event */
-        "taverna.Event": components["schemas"]["taverna.Shuffled"] | components["schemas"]["taverna.DignitariesPlaced"] | components["schemas"]["taverna.FavoursRevealed"] | components["schemas"]["taverna.CustomersRevealed"] | components["schemas"]["taverna.SpellDrawn"] | components["schemas"]["taverna.CurseDrawn"] | components["schemas"]["taverna.PeopleChosen"] | components["schemas"]["taverna.DeedRoundsBegan"] | components["schemas"]["taverna.DeedBought"] | components["schemas"]["taverna.DeedPassed"] | components["schemas"]["taverna.CustomerPicked"] | components["schemas"]["taverna.CardChanged"] | components["schemas"]["taverna.CustomerPlaced"] | components["schemas"]["taverna.CustomerMoved"] | components["schemas"]["taverna.LevelGained"] | components["schemas"]["taverna.Gained"] | components["schemas"]["taverna.PrivilegeClaimed"] | components["schemas"]["taverna.GuildPlaced"] | components["schemas"]["taverna.FavourTaken"] | components["schemas"]["taverna.FavourUsed"] | components["schemas"]["taverna.DignitaryActivated"] | components["schemas"]["taverna.DignitaryMoved"] | components["schemas"]["taverna.SpellCast"] | components["schemas"]["taverna.SpellSold"] | components["schemas"]["taverna.ExtraSpell"] | components["schemas"]["taverna.Responders"] | components["schemas"]["taverna.FavourWindow"] | components["schemas"]["taverna.WindowPassed"] | components["schemas"]["taverna.Answered"] | components["schemas"]["taverna.AutoPassSet"] | components["schemas"]["taverna.TurnEnded"] | components["schemas"]["taverna.Exchanged"] | components["schemas"]["taverna.RoyalOrder"] | components["schemas"]["taverna.ScoringChosen"] | components["schemas"]["taverna.PeopleScored"] | components["schemas"]["taverna.GameOver"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"];
+        "taverna.Event": components["schemas"]["taverna.Shuffled"] | components["schemas"]["taverna.DignitariesPlaced"] | components["schemas"]["taverna.FavoursRevealed"] | components["schemas"]["taverna.CustomersRevealed"] | components["schemas"]["taverna.SpellDrawn"] | components["schemas"]["taverna.CurseDrawn"] | components["schemas"]["taverna.PeopleChosen"] | components["schemas"]["taverna.DeedRoundsBegan"] | components["schemas"]["taverna.DeedBought"] | components["schemas"]["taverna.DeedPassed"] | components["schemas"]["taverna.CustomerPicked"] | components["schemas"]["taverna.CardChanged"] | components["schemas"]["taverna.CustomerPlaced"] | components["schemas"]["taverna.CustomerMoved"] | components["schemas"]["taverna.LevelGained"] | components["schemas"]["taverna.Gained"] | components["schemas"]["taverna.PrivilegeClaimed"] | components["schemas"]["taverna.GuildPlaced"] | components["schemas"]["taverna.FavourTaken"] | components["schemas"]["taverna.FavourUsed"] | components["schemas"]["taverna.DignitaryActivated"] | components["schemas"]["taverna.DignitaryMoved"] | components["schemas"]["taverna.SpellCast"] | components["schemas"]["taverna.SpellSold"] | components["schemas"]["taverna.ExtraSpell"] | components["schemas"]["taverna.Responders"] | components["schemas"]["taverna.FavourWindow"] | components["schemas"]["taverna.WindowPassed"] | components["schemas"]["taverna.Answered"] | components["schemas"]["taverna.AutoPassSet"] | components["schemas"]["taverna.TurnEnded"] | components["schemas"]["taverna.Exchanged"] | components["schemas"]["taverna.RoyalOrder"] | components["schemas"]["taverna.ScoringChosen"] | components["schemas"]["taverna.PeopleScored"] | components["schemas"]["taverna.GameOver"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
         /**
          * taverna.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -3380,7 +3403,7 @@ export interface components {
          * taverna.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "taverna.LoggedCommand": components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"];
+        "taverna.LoggedCommand": components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
         /**
          * taverna.Options
          * @description Taverna's match options: each left out takes its default
