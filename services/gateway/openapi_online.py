@@ -9,6 +9,7 @@ import msgspec
 
 from domain.games import game_ids
 from services.commands.challenges import Accepted, Answered, Challenge, NewChallenge, PlayerEvent
+from services.commands.inbox import InboxPage
 from services.commands.lobby import Joined, Left, LobbyPage, Started
 from services.gateway.bots import BotsPage
 from services.gateway.contract import REF, any_of_games
@@ -35,7 +36,7 @@ TYPES = [
     LobbyPage,
     LeaderboardRow,
 ]
-BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent]
+BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent, InboxPage]
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
@@ -68,6 +69,19 @@ def _leave(match: dict[str, Any]) -> dict[str, Any]:
     return operation
 
 
+def _sse(summary: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A player's Server-Sent Events stream (player token, resumed with Last-Event-ID)."""
+    return {
+        "summary": summary,
+        "parameters": [{"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}}],
+        "responses": {
+            "200": {"description": "events", "content": {"text/event-stream": {"schema": schema}}},
+            **{str(code): {"description": "an error", **_json(_ref("ErrorBody"))} for code in (400, 401, 429)},
+        },
+        "security": [{"bearer": []}],
+    }
+
+
 def _path(name: str) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
 
@@ -90,6 +104,8 @@ OPERATION_IDS = {
     ("/v1/challenges/{challenge_id}/decline", "post"): "declineChallenge",
     ("/v1/challenges/{challenge_id}/cancel", "post"): "cancelChallenge",
     ("/v1/events", "get"): "streamPlayerEvents",
+    ("/v1/players/me/inbox", "get"): "getInbox",
+    ("/v1/players/me/inbox/stream", "get"): "streamInbox",
 }
 
 
@@ -197,7 +213,6 @@ def _bot_paths(components: dict[str, Any]) -> dict[str, Any]:
         {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
     ]
     events = {"oneOf": [_ref(kind.__name__) for kind in PlayerEvent.__args__]}
-    last_id = {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}}
     return {
         "/v1/bots": {
             "get": _op("Bot accounts, the first registered first", "BotsPage", "200", (400,), parameters=page)
@@ -233,14 +248,23 @@ def _bot_paths(components: dict[str, Any]) -> dict[str, Any]:
             "post": _op("The challenger takes it back", "Answered", "200", (401, 403, 404, 409), **challenge)
         },
         "/v1/events": {
-            "get": {
-                "summary": "The player's events as Server-Sent Events (event: the type; data: the JSON)",
-                "parameters": [last_id],
-                "responses": {
-                    "200": {"description": "events", "content": {"text/event-stream": {"schema": events}}},
-                    **{str(code): {"description": "an error", **_json(_ref("ErrorBody"))} for code in (400, 401, 429)},
-                },
+            "get": _sse("The player's events as Server-Sent Events (event: the type; data: the JSON)", events)
+        },
+        "/v1/players/me/inbox": {
+            "get": _op(
+                "The caller's running matches: those where it is its turn, those waiting on others, each"
+                " ordered by the time left (docs/online-play.md)",
+                "InboxPage",
+                "200",
+                (401,),
                 **player,
-            }
+            )
+        },
+        "/v1/players/me/inbox/stream": {
+            "get": _sse(
+                "The caller's inbox as Server-Sent Events (event: inbox; id: its revision; data: the inbox as"
+                " GET /v1/players/me/inbox answers it), at once and at each change",
+                _ref("InboxPage"),
+            )
         },
     }

@@ -204,3 +204,14 @@ def rate(kind: str, who: str, match_id: str | None = None) -> str:
     if match_id is not None:  # not under match:{ID}:*, the match's own keys (evicted with it): it lapses by itself
         return f"rate:{kind}:{who}:{{{match_id}}}"
     return f"rate:{kind}:{{{who}}}"
+
+
+def inbox(player_id: str) -> str:
+    """Hash: a registered player's running matches, match id -> "{version} {entry JSON}", kept by
+    the projector (services/store/inbox.py); beside ``player`` on its shard."""
+    return f"player:{{{player_id}}}:inbox"
+
+
+def inbox_revision(player_id: str) -> str:
+    """String: a counter moved by every change of the player's inbox (its stream's cheap look)."""
+    return f"player:{{{player_id}}}:inbox:rev"

@@ -549,6 +549,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/me/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's running matches: those where it is its turn, those waiting on others, each ordered by the time left (docs/online-play.md) */
+        get: operations["getInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/inbox/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's inbox as Server-Sent Events (event: inbox; id: its revision; data: the inbox as GET /v1/players/me/inbox answers it), at once and at each change */
+        get: operations["streamInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -757,6 +791,22 @@ export interface components {
         /** Health */
         Health: {
             status: string;
+        };
+        /** InboxEntry */
+        InboxEntry: {
+            match_id: string;
+            game: string;
+            seat: number;
+            version: number;
+            your_turn: boolean;
+            deadline: number | null;
+            since: number;
+        };
+        /** InboxPage */
+        InboxPage: {
+            revision: number;
+            your_turn: components["schemas"]["InboxEntry"][];
+            waiting: components["schemas"]["InboxEntry"][];
         };
         /**
          * Item
@@ -5527,6 +5577,93 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description InboxPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxPage"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    streamInbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["InboxPage"];
                 };
             };
             /** @description an error */
