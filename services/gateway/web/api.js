@@ -68,6 +68,19 @@ function parseBlock(block) {
 // a seat's stream opens or closes; reconnects by itself (with Last-Event-ID) after a drop, backing
 // off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
 export function openStream(id, token, { onView, onPresence, onState, lastId = 0 }) {
+  const presence = (message) => message.event === "presence" && message.data.length && onPresence?.(JSON.parse(message.data.join("\n")));
+  return follow(`/v1/matches/${id}/stream`, token, "view", { onData: onView, onOther: presence, onState, lastId });
+}
+
+// Opens the player's inbox stream (GET /v1/players/me/inbox/stream) and calls onInbox(page) with
+// the inbox at once and at each change; reconnects as openStream does.
+export function openInbox(token, { onInbox, onState }) {
+  return follow("/v1/players/me/inbox/stream", token, "inbox", { onData: onInbox, onState, lastId: -1 });
+}
+
+// An SSE stream read with fetch: onData(JSON) for each `kind` message whose id is newer than the
+// last, onOther(message) for the others.
+function follow(path, token, kind, { onData, onOther, onState, lastId }) {
   let stopped = false;
   let controller = null;
   let last = lastId;
@@ -77,8 +90,8 @@ export function openStream(id, token, { onView, onPresence, onState, lastId = 0 
       controller = new AbortController();
       try {
         const headers = { Authorization: `Bearer ${token}`, Accept: "text/event-stream", "Accept-Language": language() };
-        if (last) headers["Last-Event-ID"] = String(last);
-        const response = await fetch(`/v1/matches/${id}/stream`, { headers, signal: controller.signal, cache: "no-store" });
+        if (last > 0) headers["Last-Event-ID"] = String(last);
+        const response = await fetch(path, { headers, signal: controller.signal, cache: "no-store" });
         if (!response.ok) {
           const error = await errorOf(response);
           if (response.status < 500) {
@@ -99,12 +112,14 @@ export function openStream(id, token, { onView, onPresence, onState, lastId = 0 
           while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
             const message = parseBlock(buffer.slice(0, end));
             buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
-            if (message.event === "presence" && message.data.length) onPresence?.(JSON.parse(message.data.join("\n")));
-            if (message.event !== "view" || !message.data.length) continue;
-            const version = Number(message.id);
-            if (version <= last) continue;
-            last = version;
-            onView(JSON.parse(message.data.join("\n")));
+            if (message.event !== kind || !message.data.length) {
+              onOther?.(message);
+              continue;
+            }
+            const id = Number(message.id);
+            if (id <= last) continue;
+            last = id;
+            onData(JSON.parse(message.data.join("\n")));
           }
         }
       } catch (error) {

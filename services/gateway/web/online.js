@@ -2,11 +2,12 @@
 // matches, hosting one, invite links that carry only the invite code, the seats' names, bot
 // badges and clocks, Concede, Start, Rematch, the leaderboards, and challenges of bot accounts (docs/bots.md). The player token stays in
 // this browser's storage; a seat token is only ever the one the API answered to this player.
-import { call } from "./api.js";
+import { call, openInbox } from "./api.js";
 import { _, language, n_, number } from "./i18n.js";
 import { h, home } from "./ui.js";
 
 const PLAYER = "tavern.player";
+const DAY = 86400;
 
 export function me() {
   try {
@@ -50,6 +51,12 @@ function hostForm(games, remember, showError) {
   const seats = h("input#online-seats", { type: "number", min: 1, max: 6, value: 2 });
   const bots = h("input#online-bots", { type: "number", min: 0, max: 5, value: 0 });
   const clock = h("input#online-clock", { type: "number", min: 0, value: 120, title: _("seconds per move; 0: no clock") });
+  // a correspondence clock (docs/online-play.md): days per move as lichess offers them, vacation days per player
+  const kind = h("select#online-clock-kind", {}, h("option", { value: "live" }, _("Live")),
+    h("option", { value: "correspondence" }, _("Correspondence")));
+  const days = h("select#online-days", {}, [1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: d, selected: d === 3 },
+    n_("{count} day", "{count} days", d))));
+  const vacation = h("input#online-vacation", { type: "number", min: 0, max: 30, value: 2 });
   const hidden = h("input#online-private", { type: "checkbox" });
   const submit = async (event) => {
     event.preventDefault();
@@ -57,7 +64,8 @@ function hostForm(games, remember, showError) {
     const botSeats = Array.from({ length: Number(bots.value) }, (unused, i) => count - 1 - i).filter((s) => s > 0);
     const open = Array.from({ length: count }, (unused, s) => s).filter((s) => s > 0 && !botSeats.includes(s));
     const request = { game: game.value, seats: count, bots: botSeats, open, private: hidden.checked };
-    if (Number(clock.value) > 0) request.clock = { per_move_s: Number(clock.value), bank_s: 4 * Number(clock.value) };
+    if (kind.value === "correspondence") request.clock = { per_move_s: DAY * Number(days.value), vacation_days: Number(vacation.value) };
+    else if (Number(clock.value) > 0) request.clock = { per_move_s: Number(clock.value), bank_s: 4 * Number(clock.value) };
     try {
       const made = await asMe("/v1/matches", { method: "POST", body: request });
       const own = made.seats[0];
@@ -70,7 +78,9 @@ function hostForm(games, remember, showError) {
   };
   return h("form#host.panel", { onsubmit: submit }, h("h2", {}, _("Host an online match")),
     h("label.field", {}, _("Game"), game), h("label.field", {}, _("Seats"), seats), h("label.field", {}, _("Bots"), bots),
-    h("label.field", {}, _("Seconds per move"), clock), h("label.field", {}, _("Private (invite link)"), hidden),
+    h("label.field", {}, _("Clock"), kind), h("label.field", {}, _("Seconds per move"), clock),
+    h("label.field", {}, _("Days per move"), days), h("label.field", {}, _("Vacation days"), vacation),
+    h("label.field", {}, _("Private (invite link)"), hidden),
     h("button#host-match.primary", { type: "submit" }, _("Open the table")));
 }
 
@@ -90,7 +100,7 @@ function openMatches(games, remember, showError) {
       list.replaceChildren(...page.matches.map((m) => h("li.open-match", { dataset: { match: m.match_id } },
         h("strong", {}, nameOf(m.game)), " ", _("hosted by {host}", { host: m.host }), " · ",
         m.seats.map((s) => (s.name ? `${s.name}${s.bot ? " 🤖" : ""}` : "—")).join(", "),
-        " · ", m.clock ? _("{seconds} s a move", { seconds: m.clock.per_move_s }) : _("no clock"),
+        " · ", clockOption(m.clock),
         " · ", n_("{count} free seat", "{count} free seats", m.free.length), " ",
         h("button.join", { onclick: () => join(m.match_id, {}, remember, nameOf(m.game)).catch(showError) }, _("Join")))));
       if (!page.matches.length) list.append(h("li.none", {}, _("No open match: host one.")));
@@ -145,7 +155,8 @@ export function lobbyPanel(games, remember, showError) {
   const draw = () => {
     const player = me();
     box.replaceChildren(...(player
-      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name })), hostForm(games, remember, showError), openMatches(games, remember, showError),
+      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name }), " · ", h("a#inbox-link", { href: "#/inbox" }, _("Your matches"))),
+        hostForm(games, remember, showError), openMatches(games, remember, showError),
         botsList(games, remember, showError)]
       : [nameForm(draw, showError)]));
   };
@@ -163,9 +174,19 @@ export function seatName(env, record) {
   };
 }
 
+// the time left: minutes and seconds, or days and hours on a correspondence clock
 function clockText(deadline) {
   const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  if (left >= 3600) return _("{days} d {hours} h", { days: Math.floor(left / DAY), hours: Math.floor((left % DAY) / 3600) });
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+// a match's clock option as the lobby and the inbox show it
+function clockOption(clock) {
+  if (!clock) return _("no clock");
+  if (clock.per_move_s < DAY) return _("{seconds} s a move", { seconds: clock.per_move_s });
+  const perMove = n_("{count} day a move", "{count} days a move", Math.round(clock.per_move_s / DAY));
+  return clock.vacation_days ? `${perMove}, ${n_("{count} vacation day", "{count} vacation days", clock.vacation_days)}` : perMove;
 }
 
 setInterval(() => {
@@ -226,4 +247,40 @@ export async function showLeaderboard(app, game, games) {
       rows.map((r) => h("tr", {}, h("td", {}, number(r.rank)), h("td", {}, r.name, r.bot ? h("span.badge.bot", {}, _("BOT")) : null),
         h("td", {}, number(r.rating.ordinal, { minimumFractionDigits: 1, maximumFractionDigits: 1 })), h("td", {}, number(r.rating.matches))))),
     rows.length ? null : h("p.hint", {}, _("No rated match yet.")));
+}
+
+// The player's inbox (GET /v1/players/me/inbox/stream): its running matches where it is its turn,
+// then those waiting on others, each by the time left, kept live by one stream. A match links to
+// its table when this browser holds the seat's token (the inbox never carries one).
+export function showInbox(app, records, showError) {
+  const player = me();
+  if (!player) {
+    location.hash = "#/";
+    return () => {};
+  }
+  const status = h("p#inbox-status.hint", { role: "status" });
+  const mine = h("ul#inbox-mine.open-matches");
+  const others = h("ul#inbox-waiting.open-matches");
+  const tokenOf = (id) => records().find((r) => r.match_id === id)?.seats?.[0]?.token;
+  const row = (entry) => {
+    const token = tokenOf(entry.match_id);
+    const name = records().find((r) => r.match_id === entry.match_id)?.name || entry.game;
+    return h("li.inbox-entry", { dataset: { match: entry.match_id } },
+      token ? h("a", { href: matchHash(entry.match_id, token) }, name) : h("strong", {}, name), " · ",
+      entry.deadline ? h("span.clock", { dataset: { deadline: entry.deadline } }, clockText(entry.deadline)) : _("no clock"));
+  };
+  const fill = (list, entries) => list.replaceChildren(...(entries.length ? entries.map(row) : [h("li.none", {}, _("Nothing here."))]));
+  const stream = openInbox(player.token, {
+    onInbox: (page) => {
+      fill(mine, page.your_turn);
+      fill(others, page.waiting);
+    },
+    onState: (state, error) => {
+      status.textContent = state === "reconnecting" ? _("Reconnecting…") : "";
+      if (error) showError(error);
+    },
+  });
+  app.replaceChildren(home(), h("section#inbox.panel", {}, h("h2", {}, _("Your matches")), status,
+    h("h3", {}, _("Your turn")), mine, h("h3", {}, _("Waiting for the others")), others));
+  return () => stream.close();
 }
