@@ -19,6 +19,7 @@ from services.commands.folds import Folds
 from services.commands.handling import Handler
 from services.commands.hibernation import Hibernation
 from services.commands.history import History
+from services.commands.inbox import Inbox
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
 from services.commands.matchmaker import Matchmaker
@@ -44,6 +45,7 @@ from services.store.drain_jobs import DrainJobs
 from services.store.event_store import EventStore
 from services.store.evictions import Evictions
 from services.store.hibernation import Beds
+from services.store.inbox import Inboxes
 from services.store.lifecycle import Lifecycle
 from services.store.lobby import LobbyListings
 from services.store.match_meta import MatchMetas
@@ -149,6 +151,7 @@ class Runtime:
         self.players = Players(PlayerRegistry(wired.events, partitions, wired.events_link))
         listings = LobbyListings(wired.events, partitions, self.archiving, wired.events_link)
         player_events = PlayerEvents(wired.events, wired.events_link)
+        self.inbox = Inbox(Inboxes(wired.events, wired.events_link))
         self.lobby = Lobby(listings, metas, self.matches, self.players, self.folds, player_events)
         self.challenges = Challenges(ChallengeBook(wired.events), player_events, self.players, self.matches, listings)
         self.history = History(self.matches, self.store, self.folds)
@@ -191,6 +194,7 @@ class Runtime:
             seating=self.seating,
             timeouts=self.timeouts,
             ratings=self.ratings,
+            inbox=self.inbox,
         )
         self.loop: asyncio.AbstractEventLoop | None = None
         self._archiving: asyncio.Task[None] | None = None

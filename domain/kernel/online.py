@@ -18,6 +18,10 @@ of timeouts. Being the rules' own commands and events, these acts are replayed a
   bot's generation too (``bot_label``): a bot of another generation than this release's cannot
   pick its move again, so the rules refuse to decide it, and the audit takes it as any legal move
   (``alternatives``: the events of each).
+- ``TakeVacation``: a system command the service sends, instead of ``TimedOut``, for a seat of a
+  correspondence clock whose deadline passed while it has vacation days left of the ``allowance``
+  the command names: ``VacationTaken``, one more day for the move it owes (the clock's fold adds it;
+  services/commands/clocks.py). No move is played, the seat's run of timeouts is untouched.
 - ``Abandon``: a system command the service sends once every played seat has gone and a grace
   period has passed; the match ends with no winner.
 """
@@ -60,6 +64,10 @@ class Abandon(Command, frozen=True):
     pass
 
 
+class TakeVacation(Command, frozen=True):
+    allowance: int  # the vacation days each seat may take in this match (its clock's ``vacation_days``)
+
+
 class Abandoned(Event, frozen=True):
     pass
 
@@ -86,8 +94,13 @@ class StreakEnded(Event, frozen=True):
     seat: Seat  # acted itself after timing out
 
 
-SERVICE_COMMANDS = (TimedOut, Abandon)  # sent by the service only, never by a client
-SYSTEM_EVENTS = (Conceded, TakenOver, Reclaimed, SeatTimedOut, StreakEnded, Abandoned)
+class VacationTaken(Event, frozen=True):
+    seat: Seat
+    day: int  # the seat's vacation days taken in this match, this one included
+
+
+SERVICE_COMMANDS = (TimedOut, Abandon, TakeVacation)  # sent by the service only, never by a client
+SYSTEM_EVENTS = (Conceded, TakenOver, Reclaimed, SeatTimedOut, StreakEnded, Abandoned, VacationTaken)
 
 
 class OnlineState(msgspec.Struct, frozen=True):
@@ -99,6 +112,7 @@ class OnlineState(msgspec.Struct, frozen=True):
     left: tuple[Seat, ...] = ()  # walked away (Leave), as opposed to timed out or conceded
     abandoned: bool = False
     options: dict[str, Any] = {}  # the match's, for the bot that plays a timed-out seat
+    vacations: tuple[int, ...] = ()  # per seat: vacation days taken (none taken: empty)
 
 
 # a kind, then "@" and a generation from 2 on (the first has no suffix: the logs from before generations)
@@ -142,6 +156,11 @@ def left_seats(state: Any) -> set[Seat]:
     return set(state.left) if isinstance(state, OnlineState) else set()
 
 
+def vacation_days_taken(state: Any, seat: Seat) -> int:
+    """The vacation days the seat has taken in this match (TakeVacation)."""
+    return state.vacations[seat] if isinstance(state, OnlineState) and state.vacations else 0
+
+
 def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Game[OnlineState, Command, Event]:
     """The game with online play; ``bots(kind, options)`` makes a fresh bot of that kind for a match
     with those options (a RulesError if the game has none)."""
@@ -163,6 +182,10 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
             return msgspec.structs.replace(state, taken=taken, left=left, streaks=reset)
         if isinstance(event, Abandoned):
             return msgspec.structs.replace(state, abandoned=True)
+        if isinstance(event, VacationTaken):
+            days = list(state.vacations or (0,) * state.seats)
+            days[event.seat] = event.day
+            return msgspec.structs.replace(state, vacations=tuple(days))
         if isinstance(event, SeatTimedOut | StreakEnded):
             streaks = list(state.streaks)
             streaks[event.seat] = event.streak if isinstance(event, SeatTimedOut) else 0
@@ -205,8 +228,19 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
             return timed_out(state, command, seat, rng)
         if isinstance(command, Abandon):
             return [Abandoned()]
+        if isinstance(command, TakeVacation):
+            return vacation(state, command, seat)
         events = game.decide(state.inner, command, seat, rng)
         return [StreakEnded(seat=seat), *events] if state.streaks[seat] else events
+
+    def vacation(state: OnlineState, command: TakeVacation, seat: Seat) -> list[Event]:
+        if not game.legal(state.inner, seat):
+            raise RulesError("not_due", "this seat has nothing to do: it cannot time out")
+        taken = vacation_days_taken(state, seat)
+        if taken >= command.allowance:
+            raise RulesError("no_vacation_left", "this seat has taken its {allowance} vacation day(s)",
+                             allowance=command.allowance)
+        return [VacationTaken(seat=seat, day=taken + 1)]
 
     def due(state: OnlineState, command: TimedOut, seat: Seat) -> tuple[list[Command], Bot[Any], bool]:
         """The seat's legal commands, the bot the command names, and whether it is this release's
@@ -273,8 +307,9 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
     # the game's own fields (id, seats, options, bots, rules version, ...) carried over as they are
     return replace(
         game,
-        command_type=game.command_type | Concede | Leave | Reclaim | TimedOut | Abandon,
-        event_type=game.event_type | Conceded | TakenOver | Reclaimed | SeatTimedOut | StreakEnded | Abandoned,
+        command_type=game.command_type | Concede | Leave | Reclaim | TimedOut | Abandon | TakeVacation,
+        event_type=(game.event_type | Conceded | TakenOver | Reclaimed | SeatTimedOut | StreakEnded | Abandoned
+                    | VacationTaken),
         initial=initial,
         begin=lambda state, rng: game.begin(state.inner, rng),
         evolve=evolve,

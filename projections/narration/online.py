@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel.online import Abandoned, Conceded, Reclaimed, SeatTimedOut, StreakEnded, TakenOver
+from domain.kernel.online import Abandoned, Conceded, Reclaimed, SeatTimedOut, StreakEnded, TakenOver, VacationTaken
 from projections.narration.names import Names
 
 
@@ -28,4 +28,10 @@ SENTENCES: dict[type, Callable[[Any, Names], str]] = {
     ),
     StreakEnded: lambda e, n: n._("{seat} is back and played the move themselves.", seat=n.seat(e.seat)),
     Abandoned: lambda e, n: n._("The match was abandoned: nobody played it any more."),
+    VacationTaken: lambda e, n: n.n_(
+        "{seat} ran out of time and took a vacation day: one more day for this move ({count} day taken).",
+        "{seat} ran out of time and took a vacation day: one more day for this move ({count} days taken).",
+        e.day,
+        seat=n.seat(e.seat),
+    ),
 }

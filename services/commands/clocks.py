@@ -11,19 +11,28 @@ A sealed prompt (``Game.sealed``: Taverna's instant-spell answers) shows nothing
 every seat it asks is due from its opening to its close, answered or not, so each is charged the
 prompt's whole time, and all show one deadline, the earliest of theirs. At that deadline the seats
 still owing an answer are timed out (the others have no legal command: nothing to time out).
+
+A correspondence clock (an hour or more per move, e.g. ``per_move_s: 259200`` for three days) may
+give each seat ``vacation_days``: at a deadline, a seat with days left takes one (``VacationTaken``,
+sent by the service as ``TakeVacation``) rather than timing out, and its deadline for that move moves
+a day later; only once they are spent does it time out.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
 
 from domain.kernel import Game, RulesError
-from domain.kernel.online import SeatTimedOut
+from domain.kernel.online import SeatTimedOut, VacationTaken
 
-WEEK_S = 7 * 86400
+DAY_S = 86400
+WEEK_S = 7 * DAY_S
+MAX_PER_MOVE_S = 14 * DAY_S  # lichess's longest correspondence clock
+CORRESPONDENCE_S = 3600  # a clock of an hour or more per move is a correspondence clock: vacation days allowed
+MAX_VACATION_DAYS = 30
 
 
 class ClockOption(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -31,6 +40,7 @@ class ClockOption(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     bank_s: float = 0.0
     limit: int = 3  # timeouts in a row before the seat is given up
     forfeit: bool = False  # at the limit: the seat concedes (True) or a bot plays it for good (False)
+    vacation_days: int = 0  # correspondence: days each seat may add, one at a deadline, before timing out
 
 
 class ClockView(msgspec.Struct):
@@ -38,6 +48,7 @@ class ClockView(msgspec.Struct):
 
     deadline: float | None  # None while the seat has nothing to do
     bank_s: float
+    vacation_days_left: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +56,8 @@ class SeatClock:
     due_since: float | None
     bank: float
     until: float | None = None  # asked by an open sealed prompt: the prompt's deadline, shared by all asked
+    vacation_s: float = 0.0  # vacation days taken for the move owed now, in seconds
+    vacation_days: int = 0  # vacation days taken in the match
 
 
 def option(raw: dict[str, Any] | None) -> ClockOption | None:
@@ -55,9 +68,21 @@ def option(raw: dict[str, Any] | None) -> ClockOption | None:
         clock = msgspec.convert(raw, ClockOption)
     except msgspec.ValidationError as problem:
         raise RulesError("bad_clock", "clock: {problem}", problem=str(problem)) from problem
-    if not 5 <= clock.per_move_s <= WEEK_S or not 0 <= clock.bank_s <= WEEK_S or not 1 <= clock.limit <= 20:
-        raise RulesError("bad_clock", "clock: per_move_s 5 to {week}, bank_s 0 to {week}, limit 1 to 20", week=WEEK_S)
+    if not 5 <= clock.per_move_s <= MAX_PER_MOVE_S or not 0 <= clock.bank_s <= WEEK_S or not 1 <= clock.limit <= 20:
+        raise RulesError("bad_clock", "clock: per_move_s 5 to {most}, bank_s 0 to {week}, limit 1 to 20",
+                         most=MAX_PER_MOVE_S, week=WEEK_S)
+    if not 0 <= clock.vacation_days <= MAX_VACATION_DAYS or (clock.vacation_days and not correspondence(clock)):
+        raise RulesError("bad_clock", "clock: vacation_days 0 to {most}, and only with {hour} s or more per move",
+                         most=MAX_VACATION_DAYS, hour=CORRESPONDENCE_S)
     return clock
+
+
+def correspondence(clock: ClockOption) -> bool:
+    return clock.per_move_s >= CORRESPONDENCE_S
+
+
+def vacation_left(clock: ClockOption, seat_clock: SeatClock) -> int:
+    return max(0, clock.vacation_days - seat_clock.vacation_days)
 
 
 def start(clock: ClockOption, seats: int) -> tuple[SeatClock, ...]:
@@ -80,28 +105,31 @@ def advance(
 ) -> tuple[SeatClock, ...]:
     """The clocks after one command's entries (``events``, appended at ``now``) led to ``state``."""
     timed_out = {event.seat for event in events if isinstance(event, SeatTimedOut)}
+    vacations = {event.seat: event.day for event in events if isinstance(event, VacationTaken)}
     sealed = sealed_seats(game, state)
     out = []
     for seat, was in enumerate(clocks):
         due = is_due(game, state, seat, sealed)
-        if seat in timed_out:  # its bank is spent; a move still owed gets a fresh per-move window
-            out.append(SeatClock(now if due else None, 0.0))
+        if seat in vacations:  # a day more for the move it owes, counted from its deadline, not the sweep
+            out.append(SeatClock(was.due_since, was.bank, None, was.vacation_s + DAY_S, vacations[seat]))
+        elif seat in timed_out:  # its bank is spent; a move still owed gets a fresh per-move window
+            out.append(SeatClock(now if due else None, 0.0, vacation_days=was.vacation_days))
         elif was.due_since is None:
-            out.append(SeatClock(now if due else None, was.bank))
+            out.append(SeatClock(now if due else None, was.bank, vacation_days=was.vacation_days))
         elif due:
             out.append(was)
         else:
-            overtime = max(0.0, now - was.due_since - clock.per_move_s)
-            out.append(SeatClock(None, max(0.0, was.bank - overtime)))
+            overtime = max(0.0, now - was.due_since - clock.per_move_s - was.vacation_s)
+            out.append(SeatClock(None, max(0.0, was.bank - overtime), vacation_days=was.vacation_days))
     if not sealed:
         return tuple(out)
     shared = min(_own_deadline(clock, out[seat]) for seat in sealed)
-    return tuple(SeatClock(c.due_since, c.bank, shared if seat in sealed else None) for seat, c in enumerate(out))
+    return tuple(replace(c, until=shared if seat in sealed else None) for seat, c in enumerate(out))
 
 
 def _own_deadline(clock: ClockOption, seat_clock: SeatClock) -> float:
     assert seat_clock.due_since is not None
-    return seat_clock.due_since + clock.per_move_s + seat_clock.bank
+    return seat_clock.due_since + clock.per_move_s + seat_clock.bank + seat_clock.vacation_s
 
 
 def deadline(clock: ClockOption, seat_clock: SeatClock) -> float | None:
@@ -111,4 +139,4 @@ def deadline(clock: ClockOption, seat_clock: SeatClock) -> float | None:
 
 
 def shown(clock: ClockOption, seat_clock: SeatClock) -> ClockView:
-    return ClockView(deadline(clock, seat_clock), seat_clock.bank)
+    return ClockView(deadline(clock, seat_clock), seat_clock.bank, vacation_left(clock, seat_clock))

@@ -100,6 +100,8 @@ class Handler:
         self.folds = folds
         self.metrics = metrics
         self.attempts = attempts
+        # the time written on each entry, which the clocks fold: a test hands it simulated days
+        self.now: Callable[[], float] = time.time
         # .appended(match_id, marked): after an append, make sure the projection will run
         self.projection = projection
         # match id -> the fold after the newest command of this process still being appended.
@@ -230,7 +232,7 @@ class Handler:
                     return rejected
                 return decode(await self.store.remember(idem_key, encode(rejected)))
             self.metrics.decide_seconds.observe(time.perf_counter() - deciding)
-            records = seal(events, folded.version + 1, folded.last_hash, cause)
+            records = seal(events, folded.version + 1, folded.last_hash, cause, self.now())
             version = folded.version + len(records)
             shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
             last_hash = records[-1].hash if records else folded.last_hash

@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games import fallback_bot
-from domain.kernel.online import Abandon, TimedOut, bot_label, bot_seats, left_seats
+from domain.kernel import Command
+from domain.kernel.online import Abandon, TakeVacation, TimedOut, bot_label, bot_seats, left_seats
 from services.commands import clocks
 from services.commands.folds import Folded, Folds
 from services.commands.handling import Handler
@@ -51,6 +52,15 @@ def deadlines(match: Match, folded: Folded) -> dict[int, float]:
         if seat not in bots and (deadline := clocks.deadline(match.clock, seat_clock)) is not None
         and match.game.legal(folded.state, seat)
     }
+
+
+def overdue(clock: clocks.ClockOption, seat_clock: clocks.SeatClock, match: Match) -> Command:
+    """What the service sends for a seat past its deadline: a vacation day while it has one left
+    (correspondence clocks), else a timeout."""
+    if clocks.vacation_left(clock, seat_clock):
+        return TakeVacation(allowance=clock.vacation_days)
+    bot = bot_label(match.game, fallback_bot(match.game))  # its generation too: the audit's to match
+    return TimedOut(limit=clock.limit, forfeit=clock.forfeit, bot=bot)
 
 
 class Timeouts:
@@ -126,12 +136,12 @@ class Timeouts:
         for seat, deadline in sorted(deadlines(match, folded).items()):
             if deadline > now:
                 continue
-            bot = bot_label(match.game, fallback_bot(match.game))  # its generation too: the audit's to match
-            command = TimedOut(limit=match.clock.limit, forfeit=match.clock.forfeit, bot=bot)
+            command = overdue(match.clock, folded.clocks[seat], match)
             answer = await self.handler.submit(
                 match, seat, command, expected=version, idempotency=f"timeout:{version}", system=True
             )
-            log.info("timed_out", match_id=match.id, seat=seat, accepted=isinstance(answer, Accepted))
+            event = "vacation_taken" if isinstance(command, TakeVacation) else "timed_out"
+            log.info(event, match_id=match.id, seat=seat, accepted=isinstance(answer, Accepted))
             if not isinstance(answer, Accepted):
                 return count  # the match moved: the projector writes its new deadline
             version = answer.version

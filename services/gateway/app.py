@@ -59,6 +59,7 @@ from services.gateway.content_endpoint import get_content
 from services.gateway.cors import Cors
 from services.gateway.endpoints import JSON, int_query, json_body, json_response, runtime_of
 from services.gateway.hub import PRESENCE_S, Hub
+from services.gateway.inbox import ROUTES as INBOX_ROUTES
 from services.gateway.matchmaking import ROUTES as MATCHMAKING_ROUTES
 from services.gateway.presence import overlay
 from services.gateway.rate_limit import RateLimiter, address_of
@@ -321,6 +322,7 @@ ROUTES = [
     Route("/v1/matches/{match_id}/replay", replay),
     Route("/v1/matches/{match_id}/export", export),
     Route("/v1/matches/{match_id}/entropy", give_entropy, methods=["POST"]),
+    *INBOX_ROUTES,
     *online.ROUTES,
     *BOT_ROUTES,
     *CHAT_ROUTES,

@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from domain.kernel import RulesError
@@ -142,7 +142,7 @@ async def player_events(request: Request) -> Response:
         caps.give(counted)
         turns.close()
 
-    return _Counted(frames(after), done)
+    return sse.Counted(frames(after), done)
 
 
 def _after(event_id: str, after: str) -> bool:
@@ -223,21 +223,6 @@ _seen = msgspec.json.Decoder(_Seen)
 def _frame(event: Turn | MatchFinished) -> bytes:
     kind = "turn" if isinstance(event, Turn) else "match_finished"
     return b"event: %s\ndata: %s\n\n" % (kind.encode(), encode(event))
-
-
-class _Counted(StreamingResponse):
-    """An SSE answer that gives its stream back to the caps however it ends (its client gone too)."""
-
-    def __init__(self, frames: AsyncIterator[bytes], done: Callable[[], None]) -> None:
-        super().__init__(frames, headers={k.decode(): v.decode() for k, v in sse.HEADERS[1:]},
-                         media_type="text/event-stream")  # fmt: skip
-        self.done = done
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            self.done()
 
 
 ROUTES = [

@@ -9,6 +9,7 @@ import msgspec
 
 from domain.games import game_ids
 from services.commands.challenges import Accepted, Answered, Challenge, NewChallenge, PlayerEvent
+from services.commands.inbox import InboxPage
 from services.commands.lobby import Joined, Left, LobbyPage, Started
 from services.commands.matchmaker import MatchFound, NewTicket, Ticket, TicketLapsed
 from services.gateway.bots import BotsPage
@@ -36,7 +37,7 @@ TYPES = [
     LobbyPage,
     LeaderboardRow,
 ]
-BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent, MatchFound, TicketLapsed]
+BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent, MatchFound, TicketLapsed, InboxPage]
 MATCHMAKING_TYPES = [NewTicket, Ticket]
 
 
@@ -70,6 +71,19 @@ def _leave(match: dict[str, Any]) -> dict[str, Any]:
     return operation
 
 
+def _sse(summary: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A player's Server-Sent Events stream (player token, resumed with Last-Event-ID)."""
+    return {
+        "summary": summary,
+        "parameters": [{"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}}],
+        "responses": {
+            "200": {"description": "events", "content": {"text/event-stream": {"schema": schema}}},
+            **{str(code): {"description": "an error", **_json(_ref("ErrorBody"))} for code in (400, 401, 429)},
+        },
+        "security": [{"bearer": []}],
+    }
+
+
 def _path(name: str) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
 
@@ -95,6 +109,8 @@ OPERATION_IDS = {
     ("/v1/matchmaking/tickets", "post"): "askTicket",
     ("/v1/matchmaking/tickets/{ticket_id}", "get"): "getTicket",
     ("/v1/matchmaking/tickets/{ticket_id}", "delete"): "cancelTicket",
+    ("/v1/players/me/inbox", "get"): "getInbox",
+    ("/v1/players/me/inbox/stream", "get"): "streamInbox",
 }
 
 
@@ -202,7 +218,6 @@ def _bot_paths(components: dict[str, Any]) -> dict[str, Any]:
         {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
     ]
     events = {"oneOf": [_ref(kind.__name__) for kind in (*PlayerEvent.__args__, MatchFound, TicketLapsed)]}
-    last_id = {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}}
     return {
         "/v1/bots": {
             "get": _op("Bot accounts, the first registered first", "BotsPage", "200", (400,), parameters=page)
@@ -238,15 +253,24 @@ def _bot_paths(components: dict[str, Any]) -> dict[str, Any]:
             "post": _op("The challenger takes it back", "Answered", "200", (401, 403, 404, 409), **challenge)
         },
         "/v1/events": {
-            "get": {
-                "summary": "The player's events as Server-Sent Events (event: the type; data: the JSON)",
-                "parameters": [last_id],
-                "responses": {
-                    "200": {"description": "events", "content": {"text/event-stream": {"schema": events}}},
-                    **{str(code): {"description": "an error", **_json(_ref("ErrorBody"))} for code in (400, 401, 429)},
-                },
+            "get": _sse("The player's events as Server-Sent Events (event: the type; data: the JSON)", events)
+        },
+        "/v1/players/me/inbox": {
+            "get": _op(
+                "The caller's running matches: those where it is its turn, those waiting on others, each"
+                " ordered by the time left (docs/online-play.md)",
+                "InboxPage",
+                "200",
+                (401,),
                 **player,
-            }
+            )
+        },
+        "/v1/players/me/inbox/stream": {
+            "get": _sse(
+                "The caller's inbox as Server-Sent Events (event: inbox; id: its revision; data: the inbox as"
+                " GET /v1/players/me/inbox answers it), at once and at each change",
+                _ref("InboxPage"),
+            )
         },
     }
 

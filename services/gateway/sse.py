@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Callable
 from typing import Any
+
+from starlette.responses import StreamingResponse
 
 from services.gateway.access import LOST
 from services.gateway.backlog import Backlog
@@ -74,3 +77,18 @@ async def _until_gone(receive: Any, listener: Listener) -> None:
         pass
     listener.gone = True
     listener.wake.set()
+
+
+class Counted(StreamingResponse):
+    """An SSE answer that gives its stream back to the caps however it ends (its client gone too)."""
+
+    def __init__(self, frames: AsyncIterator[bytes], done: Callable[[], None]) -> None:
+        super().__init__(frames, headers={k.decode(): v.decode() for k, v in HEADERS[1:]},
+                         media_type="text/event-stream")  # fmt: skip
+        self.done = done
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.done()

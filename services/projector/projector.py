@@ -25,8 +25,10 @@ from typing import Any
 
 from domain.kernel.online import bot_seats
 from projections.views import all_views
+from services.commands import turns as seat_turns
 from services.commands.bots import Bots
 from services.commands.folds import Folded, Folds, Tail
+from services.commands.inbox import Inbox
 from services.commands.matches import Match, Matches
 from services.commands.ratings import Ratings, rated
 from services.commands.seating import Seating
@@ -69,8 +71,12 @@ class Projector:
         seating: Seating | None = None,
         timeouts: Timeouts | None = None,
         ratings: Ratings | None = None,
+        inbox: Inbox | None = None,
     ) -> None:
         self.ratings = ratings  # counts each rated match once it has finished
+        self.inbox = inbox  # each registered player's matches, its turn or not
+        # match id -> its turns at the version this process last projected (a miss writes them again)
+        self._seen_turns: dict[str, seat_turns.Turns] = {}
         self.seating = seating  # the envelope's players (names, bots, streams, clocks)
         self.timeouts = timeouts  # keeps each clocked match's next deadline
         self.parallel = parallel  # drain jobs at once, at most, when there is a backlog
@@ -199,12 +205,14 @@ class Projector:
                 await self.timeouts.deserted(match, time.time())
             if self.ratings is not None and match.players and (counted := rated(match, folded)) is not None:
                 await self.ratings.record(match.game.id, counted)
+            await self._turns(match, folded)
         turns = [(match, views, folded.state) for (match, folded), views in zip(moved, written, strict=True)]
         await asyncio.gather(
             *(self._bots(match, views, state) for match, views, state in turns if match.bots or bot_seats(state))
         )
         if len(self._projected) > 100_000:
             self._projected.clear()  # only a cache: a miss costs one recompute of the views
+            self._seen_turns.clear()
         for views, (_, folded) in zip(written, moved, strict=True):
             log.debug("projected", match_id=views.match_id, version=views.version)
             self._projected[views.match_id] = (views.version, folded.last_hash)  # only now: a failed bot turn is redone
@@ -224,6 +232,19 @@ class Projector:
                 log.info(
                     "match_finished", match_id=match.id, game=match.game.id, version=folded.version, winners=winners
                 )
+
+    async def _turns(self, match: Match, folded: Folded) -> None:
+        """Whose turn it is now, compared with the version projected before: the inboxes of the
+        match's registered players follow when it changed (services/commands/turns.py)."""
+        if not match.players or self.inbox is None:
+            return
+        now = seat_turns.turns(match, folded)
+        if seat_turns.changed(self._seen_turns.get(match.id), now):
+            await self.inbox.project(match, now)
+        if now.finished:
+            self._seen_turns.pop(match.id, None)
+        else:
+            self._seen_turns[match.id] = now
 
     async def _bots(self, match: Match, views: ViewsAt, state: Any) -> None:
         with logs.bind(match_id=match.id):

@@ -256,3 +256,14 @@ def chat_keys(match_id: str, channels: tuple[str, ...]) -> list[str]:
     """Every chat key of a match (evicted with it)."""
     return [*(chat(match_id, channel) for channel in channels), chat_removed(match_id), chat_blocks(match_id),
             chat_reports(match_id)]
+
+
+def inbox(player_id: str) -> str:
+    """Hash: a registered player's running matches, match id -> "{version} {entry JSON}", kept by
+    the projector (services/store/inbox.py); beside ``player`` on its shard."""
+    return f"player:{{{player_id}}}:inbox"
+
+
+def inbox_revision(player_id: str) -> str:
+    """String: a counter moved by every change of the player's inbox (its stream's cheap look)."""
+    return f"player:{{{player_id}}}:inbox:rev"

@@ -12,7 +12,7 @@ import pytest
 from domain.bots.random_bot import RandomBot
 from domain.games import game_ids, get_game, online_game
 from domain.kernel import Table, bot_turn
-from domain.kernel.online import SYSTEM_EVENTS, Abandoned, Conceded, SeatTimedOut, StreakEnded, TakenOver
+from domain.kernel.online import SYSTEM_EVENTS, Abandoned, Conceded, SeatTimedOut, StreakEnded, TakenOver, VacationTaken
 from projections.content import content_of
 from projections.content.mercenaries import card_name
 from projections.narration import narrate, sentences
@@ -110,7 +110,7 @@ def test_online_plays_events_have_sentences_that_name_the_player():
     players = ["Ann", None]  # seat 1: no registered player
     said = {type(event).__name__: narrate(game, event, None, players) for event in (
         Conceded(seat=0), TakenOver(seat=1, reason="left"), TakenOver(seat=0, reason="timeouts"),
-        SeatTimedOut(seat=0, streak=2), StreakEnded(seat=1), Abandoned())}
+        SeatTimedOut(seat=0, streak=2), StreakEnded(seat=1), Abandoned(), VacationTaken(seat=0, day=2))}
     assert said["Conceded"] == "Ann conceded."
     assert said["TakenOver"] == "Ann ran out of time too often: a bot plays the seat from now on."
     assert said["SeatTimedOut"] == "Ann ran out of time: a bot chose the move (2 times in a row)."
@@ -119,3 +119,5 @@ def test_online_plays_events_have_sentences_that_name_the_player():
         "Player 2 left the table: a bot plays the seat from now on.")
     assert narrate(game, Conceded(seat=0), 1, players, language="fr") == "Ann a abandonné la partie."
     assert said["Abandoned"] == "The match was abandoned: nobody played it any more."
+    assert said["VacationTaken"] == (
+        "Ann ran out of time and took a vacation day: one more day for this move (2 days taken).")

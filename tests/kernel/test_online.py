@@ -15,11 +15,14 @@ from domain.kernel.online import (
     SeatTimedOut,
     StreakEnded,
     TakenOver,
+    TakeVacation,
     TimedOut,
+    VacationTaken,
     bot_label,
     bot_seats,
     left_seats,
     taken_reason,
+    vacation_days_taken,
 )
 from tests.conformance.harness import check_match
 
@@ -209,3 +212,21 @@ def test_another_generation_s_timeout_may_have_given_the_events_of_any_legal_mov
         ways = list(t.game.alternatives(t.state, TimedOut(bot="greedy@2", limit=99), seat, t.rng))
         assert len(ways) == len(t.game.legal(t.state, seat))
         assert t.submit(seat, TimedOut(bot="greedy", limit=99)) in ways
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_due_seat_takes_vacation_days_up_to_its_allowance_and_plays_no_move(game_id):
+    t = table(game_id, max(2, get_game(game_id).min_seats))
+    seat = t.actors()[0]
+    idle = next((s for s in range(t.setup.seats) if not t.game.legal(t.state, s)), None)
+    assert t.submit(seat, TakeVacation(allowance=2)) == [VacationTaken(seat=seat, day=1)]
+    assert t.submit(seat, TakeVacation(allowance=2)) == [VacationTaken(seat=seat, day=2)]
+    assert vacation_days_taken(t.state, seat) == 2 and t.game.legal(t.state, seat)  # still owes its move
+    with pytest.raises(RulesError) as spent:
+        t.submit(seat, TakeVacation(allowance=2))
+    assert spent.value.code == "no_vacation_left"
+    assert t.submit(seat, TakeVacation(allowance=3)) == [VacationTaken(seat=seat, day=3)]
+    if idle is not None:  # a seat with nothing to do has no deadline to take a day at
+        with pytest.raises(RulesError) as not_due:
+            t.submit(idle, TakeVacation(allowance=2))
+        assert not_due.value.code == "not_due"

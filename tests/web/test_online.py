@@ -169,3 +169,29 @@ def test_two_people_press_play_now_and_meet_at_a_table(browser, page, server):
         assert eve.locator("#play-now-status").inner_text() == "Search cancelled."
     finally:
         other.close()
+
+
+def test_a_correspondence_match_hosted_from_the_lobby_is_in_the_players_inbox(page, server):
+    """Issue 34: the host form's correspondence clock (days a move, vacation days), and the inbox
+    page, live from its stream, linking to the table with the seat's own token."""
+    register(page, "Dee")
+    page.select_option("#online-game", "mercenaries")
+    page.fill("#online-seats", "2")
+    page.fill("#online-bots", "1")
+    page.select_option("#online-clock-kind", "correspondence")
+    page.select_option("#online-days", "3")
+    page.fill("#online-vacation", "2")
+    page.click("#host-match")
+    page.wait_for_selector("#table[data-status=active]", state="attached")
+    table = page.url
+    page.goto(server + "/#/")
+    page.click("#inbox-link")
+    entry = page.locator("#inbox-mine li.inbox-entry")  # the bot moves at once: then it is Dee's turn
+    entry.wait_for()
+    assert re.fullmatch(r"\d+ d \d+ h", entry.locator(".clock .move-time").inner_text())
+    assert entry.locator("a").get_attribute("href") == "#" + table.split("#", 1)[1]
+    assert page.locator("#inbox-waiting li.none").count() == 1
+    assert_accessible(page)
+    entry.locator("a").click()
+    page.wait_for_selector("#table[data-status=active]", state="attached")
+    assert re.fullmatch(r"\d+ d \d+ h", page.locator("#players .clock .move-time").first.inner_text())

@@ -549,6 +549,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/me/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's running matches: those where it is its turn, those waiting on others, each ordered by the time left (docs/online-play.md) */
+        get: operations["getInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/inbox/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's inbox as Server-Sent Events (event: inbox; id: its revision; data: the inbox as GET /v1/players/me/inbox answers it), at once and at each change */
+        get: operations["streamInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matchmaking/tickets": {
         parameters: {
             query?: never;
@@ -813,6 +847,8 @@ export interface components {
             limit?: number;
             /** @description default false */
             forfeit?: boolean;
+            /** @description default 0 */
+            vacation_days?: number;
         };
         /**
          * ClockView
@@ -821,6 +857,8 @@ export interface components {
         ClockView: {
             deadline: number | null;
             bank_s: number;
+            /** @default 0 */
+            vacation_days_left: number;
         };
         /**
          * Command
@@ -916,6 +954,22 @@ export interface components {
         /** Health */
         Health: {
             status: string;
+        };
+        /** InboxEntry */
+        InboxEntry: {
+            match_id: string;
+            game: string;
+            seat: number;
+            version: number;
+            your_turn: boolean;
+            deadline: number | null;
+            since: number;
+        };
+        /** InboxPage */
+        InboxPage: {
+            revision: number;
+            your_turn: components["schemas"]["InboxEntry"][];
+            waiting: components["schemas"]["InboxEntry"][];
         };
         /**
          * Item
@@ -1276,6 +1330,15 @@ export interface components {
             /** @default null */
             taken: string | null;
         };
+        /** TakeVacation */
+        TakeVacation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TakeVacation";
+            allowance: number;
+        };
         /** TakenOver */
         TakenOver: {
             /**
@@ -1337,6 +1400,16 @@ export interface components {
             seat: number;
             version: number;
             view: components["schemas"]["ViewEnvelope"];
+        };
+        /** VacationTaken */
+        VacationTaken: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VacationTaken";
+            seat: number;
+            day: number;
         };
         /** ViewEnvelope */
         ViewEnvelope: components["schemas"]["heros-tavern.ViewEnvelope"] | components["schemas"]["tavern-masters.ViewEnvelope"] | components["schemas"]["mercenaries.ViewEnvelope"] | components["schemas"]["taverna.ViewEnvelope"];
@@ -1513,7 +1586,7 @@ export interface components {
             hands: (string[] | null)[];
         };
         /** heros-tavern.Event */
-        "heros-tavern.Event": components["schemas"]["heros-tavern.Shuffled"] | components["schemas"]["heros-tavern.Dealt"] | components["schemas"]["heros-tavern.CardPicked"] | components["schemas"]["heros-tavern.PicksRevealed"] | components["schemas"]["heros-tavern.TavernsScored"] | components["schemas"]["heros-tavern.ResourcesAwarded"] | components["schemas"]["heros-tavern.CardBought"] | components["schemas"]["heros-tavern.PurchasesFinished"] | components["schemas"]["heros-tavern.CardsDiscarded"] | components["schemas"]["heros-tavern.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"];
+        "heros-tavern.Event": components["schemas"]["heros-tavern.Shuffled"] | components["schemas"]["heros-tavern.Dealt"] | components["schemas"]["heros-tavern.CardPicked"] | components["schemas"]["heros-tavern.PicksRevealed"] | components["schemas"]["heros-tavern.TavernsScored"] | components["schemas"]["heros-tavern.ResourcesAwarded"] | components["schemas"]["heros-tavern.CardBought"] | components["schemas"]["heros-tavern.PurchasesFinished"] | components["schemas"]["heros-tavern.CardsDiscarded"] | components["schemas"]["heros-tavern.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
         /**
          * heros-tavern.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -1584,7 +1657,7 @@ export interface components {
          * heros-tavern.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "heros-tavern.LoggedCommand": components["schemas"]["heros-tavern.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"];
+        "heros-tavern.LoggedCommand": components["schemas"]["heros-tavern.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
         /** heros-tavern.MatchEnded */
         "heros-tavern.MatchEnded": {
             /**
@@ -2028,7 +2101,7 @@ export interface components {
             expected_version?: number | null;
         };
         /** mercenaries.Event */
-        "mercenaries.Event": components["schemas"]["mercenaries.StartingRoll"] | components["schemas"]["mercenaries.GameBegan"] | components["schemas"]["mercenaries.DeckShuffled"] | components["schemas"]["mercenaries.CardsDrawn"] | components["schemas"]["mercenaries.TurnBegan"] | components["schemas"]["mercenaries.IncomeTaken"] | components["schemas"]["mercenaries.Contracted"] | components["schemas"]["mercenaries.MercenarySold"] | components["schemas"]["mercenaries.PositionSet"] | components["schemas"]["mercenaries.AllInDeclared"] | components["schemas"]["mercenaries.PhaseBegan"] | components["schemas"]["mercenaries.AttackDeclared"] | components["schemas"]["mercenaries.Combat"] | components["schemas"]["mercenaries.DirectAttack"] | components["schemas"]["mercenaries.MercenariesTrashed"] | components["schemas"]["mercenaries.DiscardChoiceAwaited"] | components["schemas"]["mercenaries.WagesPaid"] | components["schemas"]["mercenaries.WagesWaived"] | components["schemas"]["mercenaries.MercenaryDismissed"] | components["schemas"]["mercenaries.GameWon"] | components["schemas"]["mercenaries.MatchWon"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"];
+        "mercenaries.Event": components["schemas"]["mercenaries.StartingRoll"] | components["schemas"]["mercenaries.GameBegan"] | components["schemas"]["mercenaries.DeckShuffled"] | components["schemas"]["mercenaries.CardsDrawn"] | components["schemas"]["mercenaries.TurnBegan"] | components["schemas"]["mercenaries.IncomeTaken"] | components["schemas"]["mercenaries.Contracted"] | components["schemas"]["mercenaries.MercenarySold"] | components["schemas"]["mercenaries.PositionSet"] | components["schemas"]["mercenaries.AllInDeclared"] | components["schemas"]["mercenaries.PhaseBegan"] | components["schemas"]["mercenaries.AttackDeclared"] | components["schemas"]["mercenaries.Combat"] | components["schemas"]["mercenaries.DirectAttack"] | components["schemas"]["mercenaries.MercenariesTrashed"] | components["schemas"]["mercenaries.DiscardChoiceAwaited"] | components["schemas"]["mercenaries.WagesPaid"] | components["schemas"]["mercenaries.WagesWaived"] | components["schemas"]["mercenaries.MercenaryDismissed"] | components["schemas"]["mercenaries.GameWon"] | components["schemas"]["mercenaries.MatchWon"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
         /**
          * mercenaries.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -2176,7 +2249,7 @@ export interface components {
          * mercenaries.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "mercenaries.LoggedCommand": components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"];
+        "mercenaries.LoggedCommand": components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
         /** mercenaries.MatchWon */
         "mercenaries.MatchWon": {
             /**
@@ -2624,7 +2697,7 @@ export interface components {
             passed: boolean;
         };
         /** tavern-masters.Event */
-        "tavern-masters.Event": components["schemas"]["tavern-masters.MatchSetUp"] | components["schemas"]["tavern-masters.Dealt"] | components["schemas"]["tavern-masters.Reshuffled"] | components["schemas"]["tavern-masters.Picked"] | components["schemas"]["tavern-masters.DraftStep"] | components["schemas"]["tavern-masters.MulliganChosen"] | components["schemas"]["tavern-masters.CardMoved"] | components["schemas"]["tavern-masters.RoundBegan"] | components["schemas"]["tavern-masters.PhaseBegan"] | components["schemas"]["tavern-masters.CardPlayed"] | components["schemas"]["tavern-masters.SeatDone"] | components["schemas"]["tavern-masters.OfferOpened"] | components["schemas"]["tavern-masters.OfferCardAdded"] | components["schemas"]["tavern-masters.OfferGoldSet"] | components["schemas"]["tavern-masters.Offer"] | components["schemas"]["tavern-masters.OfferWithdrawn"] | components["schemas"]["tavern-masters.OfferAnswered"] | components["schemas"]["tavern-masters.GoldChanged"] | components["schemas"]["tavern-masters.IncomeCounted"] | components["schemas"]["tavern-masters.TurnBegan"] | components["schemas"]["tavern-masters.DeedDeclared"] | components["schemas"]["tavern-masters.DeedAnswered"] | components["schemas"]["tavern-masters.TieRound"] | components["schemas"]["tavern-masters.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"];
+        "tavern-masters.Event": components["schemas"]["tavern-masters.MatchSetUp"] | components["schemas"]["tavern-masters.Dealt"] | components["schemas"]["tavern-masters.Reshuffled"] | components["schemas"]["tavern-masters.Picked"] | components["schemas"]["tavern-masters.DraftStep"] | components["schemas"]["tavern-masters.MulliganChosen"] | components["schemas"]["tavern-masters.CardMoved"] | components["schemas"]["tavern-masters.RoundBegan"] | components["schemas"]["tavern-masters.PhaseBegan"] | components["schemas"]["tavern-masters.CardPlayed"] | components["schemas"]["tavern-masters.SeatDone"] | components["schemas"]["tavern-masters.OfferOpened"] | components["schemas"]["tavern-masters.OfferCardAdded"] | components["schemas"]["tavern-masters.OfferGoldSet"] | components["schemas"]["tavern-masters.Offer"] | components["schemas"]["tavern-masters.OfferWithdrawn"] | components["schemas"]["tavern-masters.OfferAnswered"] | components["schemas"]["tavern-masters.GoldChanged"] | components["schemas"]["tavern-masters.IncomeCounted"] | components["schemas"]["tavern-masters.TurnBegan"] | components["schemas"]["tavern-masters.DeedDeclared"] | components["schemas"]["tavern-masters.DeedAnswered"] | components["schemas"]["tavern-masters.TieRound"] | components["schemas"]["tavern-masters.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
         /**
          * tavern-masters.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -2714,7 +2787,7 @@ export interface components {
          * tavern-masters.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "tavern-masters.LoggedCommand": components["schemas"]["tavern-masters.PickCard"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"];
+        "tavern-masters.LoggedCommand": components["schemas"]["tavern-masters.PickCard"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
         /**
          * tavern-masters.MakeOffer
          * @description Send the offer you have written: the other seat may now accept or decline it.
@@ -3506,7 +3579,7 @@ export interface components {
             expected_version?: number | null;
         };
         /** taverna.Event */
-        "taverna.Event": components["schemas"]["taverna.Shuffled"] | components["schemas"]["taverna.DignitariesPlaced"] | components["schemas"]["taverna.FavoursRevealed"] | components["schemas"]["taverna.CustomersRevealed"] | components["schemas"]["taverna.SpellDrawn"] | components["schemas"]["taverna.CurseDrawn"] | components["schemas"]["taverna.PeopleChosen"] | components["schemas"]["taverna.DeedRoundsBegan"] | components["schemas"]["taverna.DeedBought"] | components["schemas"]["taverna.DeedPassed"] | components["schemas"]["taverna.CustomerPicked"] | components["schemas"]["taverna.CardChanged"] | components["schemas"]["taverna.CustomerPlaced"] | components["schemas"]["taverna.CustomerMoved"] | components["schemas"]["taverna.LevelGained"] | components["schemas"]["taverna.Gained"] | components["schemas"]["taverna.PrivilegeClaimed"] | components["schemas"]["taverna.GuildPlaced"] | components["schemas"]["taverna.FavourTaken"] | components["schemas"]["taverna.FavourUsed"] | components["schemas"]["taverna.DignitaryActivated"] | components["schemas"]["taverna.DignitaryMoved"] | components["schemas"]["taverna.SpellCast"] | components["schemas"]["taverna.SpellSold"] | components["schemas"]["taverna.ExtraSpell"] | components["schemas"]["taverna.Responders"] | components["schemas"]["taverna.FavourWindow"] | components["schemas"]["taverna.WindowPassed"] | components["schemas"]["taverna.Answered"] | components["schemas"]["taverna.AutoPassSet"] | components["schemas"]["taverna.TurnEnded"] | components["schemas"]["taverna.Exchanged"] | components["schemas"]["taverna.RoyalOrder"] | components["schemas"]["taverna.ScoringChosen"] | components["schemas"]["taverna.PeopleScored"] | components["schemas"]["taverna.GameOver"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"];
+        "taverna.Event": components["schemas"]["taverna.Shuffled"] | components["schemas"]["taverna.DignitariesPlaced"] | components["schemas"]["taverna.FavoursRevealed"] | components["schemas"]["taverna.CustomersRevealed"] | components["schemas"]["taverna.SpellDrawn"] | components["schemas"]["taverna.CurseDrawn"] | components["schemas"]["taverna.PeopleChosen"] | components["schemas"]["taverna.DeedRoundsBegan"] | components["schemas"]["taverna.DeedBought"] | components["schemas"]["taverna.DeedPassed"] | components["schemas"]["taverna.CustomerPicked"] | components["schemas"]["taverna.CardChanged"] | components["schemas"]["taverna.CustomerPlaced"] | components["schemas"]["taverna.CustomerMoved"] | components["schemas"]["taverna.LevelGained"] | components["schemas"]["taverna.Gained"] | components["schemas"]["taverna.PrivilegeClaimed"] | components["schemas"]["taverna.GuildPlaced"] | components["schemas"]["taverna.FavourTaken"] | components["schemas"]["taverna.FavourUsed"] | components["schemas"]["taverna.DignitaryActivated"] | components["schemas"]["taverna.DignitaryMoved"] | components["schemas"]["taverna.SpellCast"] | components["schemas"]["taverna.SpellSold"] | components["schemas"]["taverna.ExtraSpell"] | components["schemas"]["taverna.Responders"] | components["schemas"]["taverna.FavourWindow"] | components["schemas"]["taverna.WindowPassed"] | components["schemas"]["taverna.Answered"] | components["schemas"]["taverna.AutoPassSet"] | components["schemas"]["taverna.TurnEnded"] | components["schemas"]["taverna.Exchanged"] | components["schemas"]["taverna.RoyalOrder"] | components["schemas"]["taverna.ScoringChosen"] | components["schemas"]["taverna.PeopleScored"] | components["schemas"]["taverna.GameOver"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
         /**
          * taverna.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -3685,7 +3758,7 @@ export interface components {
          * taverna.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "taverna.LoggedCommand": components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"];
+        "taverna.LoggedCommand": components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
         /**
          * taverna.Options
          * @description Taverna's match options: each left out takes its default
@@ -5809,6 +5882,93 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["RematchOffered"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchFound"] | components["schemas"]["TicketLapsed"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description InboxPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxPage"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    streamInbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["InboxPage"];
                 };
             };
             /** @description an error */

@@ -115,6 +115,23 @@ export function playerEvents(token, onEvent) {
 // a seat's stream opens or closes, onChat({channel}) when the table chat has new lines; reconnects
 // by itself (with Last-Event-ID) after a drop, backing off up to 8 s. onState("live" | "reconnecting" | "closed", error?).
 export function openStream(id, token, { onView, onPresence, onChat, onState, lastId = 0 }) {
+  const other = (message) => {
+    if (!message.data.length) return;
+    if (message.event === "presence") onPresence?.(JSON.parse(message.data.join("\n")));
+    if (message.event === "chat") onChat?.(JSON.parse(message.data.join("\n")));
+  };
+  return follow(`/v1/matches/${id}/stream`, token, "view", { onData: onView, onOther: other, onState, lastId });
+}
+
+// Opens the player's inbox stream (GET /v1/players/me/inbox/stream) and calls onInbox(page) with
+// the inbox at once and at each change; reconnects as openStream does.
+export function openInbox(token, { onInbox, onState }) {
+  return follow("/v1/players/me/inbox/stream", token, "inbox", { onData: onInbox, onState, lastId: -1 });
+}
+
+// An SSE stream read with fetch: onData(JSON) for each `kind` message whose id is newer than the
+// last, onOther(message) for the others.
+function follow(path, token, kind, { onData, onOther, onState, lastId }) {
   let stopped = false;
   let controller = null;
   let last = lastId;
@@ -124,8 +141,8 @@ export function openStream(id, token, { onView, onPresence, onChat, onState, las
       controller = new AbortController();
       try {
         const headers = { Authorization: `Bearer ${token}`, Accept: "text/event-stream", "Accept-Language": language() };
-        if (last) headers["Last-Event-ID"] = String(last);
-        const response = await fetch(`/v1/matches/${id}/stream`, { headers, signal: controller.signal, cache: "no-store" });
+        if (last > 0) headers["Last-Event-ID"] = String(last);
+        const response = await fetch(path, { headers, signal: controller.signal, cache: "no-store" });
         if (!response.ok) {
           const error = await errorOf(response);
           if (response.status < 500) {
@@ -137,13 +154,14 @@ export function openStream(id, token, { onView, onPresence, onChat, onState, las
         onState("live");
         delay = 250;
         await readMessages(response, (message) => {
-          if (message.event === "presence" && message.data.length) onPresence?.(JSON.parse(message.data.join("\n")));
-          if (message.event === "chat" && message.data.length) onChat?.(JSON.parse(message.data.join("\n")));
-          if (message.event !== "view" || !message.data.length) return;
-          const version = Number(message.id);
-          if (version <= last) return;
-          last = version;
-          onView(JSON.parse(message.data.join("\n")));
+          if (message.event !== kind || !message.data.length) {
+            onOther?.(message);
+            return;
+          }
+          const id = Number(message.id);
+          if (id <= last) return;
+          last = id;
+          onData(JSON.parse(message.data.join("\n")));
         });
       } catch (error) {
         if (stopped) return;

@@ -3,6 +3,7 @@
 //   #/                          the lobby
 //   #/match/ID?token=T          a seat's (or the spectator's) live table (&table=generic: the plain panels)
 //   #/replay/ID?token=T&seat=N  a replay with a scrubber, from seat N's chair once the match is over
+//   #/inbox                     a registered player's matches: its turn, or waiting on others
 import * as api from "./api.js";
 import { chatPanel } from "./chat.js";
 import * as i18n from "./i18n.js";
@@ -580,6 +581,7 @@ async function route() {
     else if (parts[0] === "created" && parts[1]) showCreated(parts[1]);
     else if (parts[0] === "invite" && parts[1]) await online.showInvite(app, parts[1], decodeURIComponent(parts[2] || ""), remember, showError);
     else if (parts[0] === "leaderboard" && parts[1]) await online.showLeaderboard(app, parts[1], await gameList());
+    else if (parts[0] === "inbox") leave = online.showInbox(app, saved, showError);
     else await showLobby(gen);
   } catch (error) {
     showError(error);

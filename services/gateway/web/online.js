@@ -3,11 +3,12 @@
 // badges and clocks, Concede, Start, Rematch, the leaderboards, challenges of bot accounts (docs/bots.md), and
 // "Play now": a matchmaking ticket (docs/matchmaking.md). The player token stays in
 // this browser's storage; a seat token is only ever the one the API answered to this player.
-import { call } from "./api.js";
+import { call, openInbox } from "./api.js";
 import { _, language, n_, number } from "./i18n.js";
 import { h, home } from "./ui.js";
 
 const PLAYER = "tavern.player";
+const DAY = 86400;
 
 export function me() {
   try {
@@ -62,6 +63,12 @@ function hostForm(games, remember, showError, optionField) {
   drawGame();
   const bots = h("input#online-bots", { type: "number", min: 0, max: 5, value: 0 });
   const clock = h("input#online-clock", { type: "number", min: 0, value: 120, title: _("seconds per move; 0: no clock") });
+  // a correspondence clock (docs/online-play.md): days per move as lichess offers them, vacation days per player
+  const kind = h("select#online-clock-kind", {}, h("option", { value: "live" }, _("Live")),
+    h("option", { value: "correspondence" }, _("Correspondence")));
+  const days = h("select#online-days", {}, [1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: d, selected: d === 3 },
+    n_("{count} day", "{count} days", d))));
+  const vacation = h("input#online-vacation", { type: "number", min: 0, max: 30, value: 2 });
   const hidden = h("input#online-private", { type: "checkbox" });
   const submit = async (event) => {
     event.preventDefault();
@@ -70,7 +77,8 @@ function hostForm(games, remember, showError, optionField) {
     const open = Array.from({ length: count }, (unused, s) => s).filter((s) => s > 0 && !botSeats.includes(s));
     const chosen = Object.fromEntries([...options.querySelectorAll("select")].map((s) => [s.dataset.option, JSON.parse(s.value)]));
     const request = { game: game.value, seats: count, options: chosen, bots: botSeats, open, private: hidden.checked };
-    if (Number(clock.value) > 0) request.clock = { per_move_s: Number(clock.value), bank_s: 4 * Number(clock.value) };
+    if (kind.value === "correspondence") request.clock = { per_move_s: DAY * Number(days.value), vacation_days: Number(vacation.value) };
+    else if (Number(clock.value) > 0) request.clock = { per_move_s: Number(clock.value), bank_s: 4 * Number(clock.value) };
     try {
       const made = await asMe("/v1/matches", { method: "POST", body: request });
       const own = made.seats[0];
@@ -83,7 +91,9 @@ function hostForm(games, remember, showError, optionField) {
   };
   return h("form#host.panel", { onsubmit: submit }, h("h2", {}, _("Host an online match")),
     h("label.field", {}, _("Game"), game), h("label.field", {}, _("Seats"), seats), options, h("label.field", {}, _("Bots"), bots),
-    h("label.field", {}, _("Seconds per move"), clock), h("label.field", {}, _("Private (invite link)"), hidden),
+    h("label.field", {}, _("Clock"), kind), h("label.field", {}, _("Seconds per move"), clock),
+    h("label.field", {}, _("Days per move"), days), h("label.field", {}, _("Vacation days"), vacation),
+    h("label.field", {}, _("Private (invite link)"), hidden),
     h("button#host-match.primary", { type: "submit" }, _("Open the table")));
 }
 
@@ -110,7 +120,7 @@ function openMatches(games, remember, known, showError) {
       list.replaceChildren(...page.matches.map((m) => h("li.open-match", { dataset: { match: m.match_id } },
         h("strong", {}, nameOf(m.game)), " ", _("hosted by {host}", { host: m.host }), " · ",
         m.seats.map((s) => (s.name ? `${s.name}${s.bot ? " 🤖" : ""}` : "—")).join(", "),
-        " · ", m.clock ? _("{seconds} s a move", { seconds: m.clock.per_move_s }) : _("no clock"),
+        " · ", clockOption(m.clock),
         " · ", n_("{count} free seat", "{count} free seats", m.free.length), " ", seatedOr(m))));
       if (!page.matches.length) list.append(h("li.none", {}, _("No open match: host one.")));
     } catch (error) {
@@ -218,8 +228,8 @@ export function lobbyPanel(games, remember, known, showError, optionField) {
   const draw = () => {
     const player = me();
     box.replaceChildren(...(player
-      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name })), playNow(games, remember, showError),
-        hostForm(games, remember, showError, optionField), openMatches(games, remember, known, showError),
+      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name }), " · ", h("a#inbox-link", { href: "#/inbox" }, _("Your matches"))),
+        playNow(games, remember, showError), hostForm(games, remember, showError, optionField), openMatches(games, remember, known, showError),
         botsList(games, remember, showError)]
       : [nameForm(draw, showError)]));
   };
@@ -242,22 +252,35 @@ export function seatName(env, record) {
 
 const LOW_S = 20; // the clock turns red with this little time left in all
 
-const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+// a span of time: minutes and seconds, or days and hours on a correspondence clock
+function duration(seconds) {
+  if (seconds >= 3600) return _("{days} d {hours} h", { days: Math.floor(seconds / DAY), hours: Math.floor((seconds % DAY) / 3600) });
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// a match's clock option as the lobby and the inbox show it
+function clockOption(clock) {
+  if (!clock) return _("no clock");
+  if (clock.per_move_s < DAY) return _("{seconds} s a move", { seconds: clock.per_move_s });
+  const perMove = n_("{count} day a move", "{count} days a move", Math.round(clock.per_move_s / DAY));
+  return clock.vacation_days ? `${perMove}, ${n_("{count} vacation day", "{count} vacation days", clock.vacation_days)}` : perMove;
+}
 
 // A seat's clock shown as the service keeps it (docs/online-play.md): the move's own time first,
 // then the bank, which only runs once the move's time is spent; the deadline is their sum.
 function drawClock(el) {
   const left = Math.max(0, Math.round(Number(el.dataset.deadline) - Date.now() / 1000));
-  const bank = Math.min(Math.round(Number(el.dataset.bank)), left);
+  const bank = Math.min(Math.round(Number(el.dataset.bank || 0)), left);
   const move = left - bank;
-  el.querySelector(".move-time").textContent = move > 0 ? minutes(move) : "";
-  el.querySelector(".bank").textContent = move > 0 ? _("bank {time}", { time: minutes(bank) }) : _("bank {time} running", { time: minutes(bank) });
-  el.classList.toggle("in-bank", move === 0);
+  el.querySelector(".move-time").textContent = move > 0 || !bank ? duration(move) : "";
+  el.querySelector(".bank").textContent = !bank ? "" : move > 0 ? _("bank {time}", { time: duration(bank) })
+    : _("bank {time} running", { time: duration(bank) });
+  el.classList.toggle("in-bank", move === 0 && bank > 0);
   el.classList.toggle("low", left <= LOW_S);
 }
 
-function clock(p) {
-  const el = h("span.clock", { dataset: { deadline: p.clock.deadline, bank: p.clock.bank_s }, title: _("time for this move, then the bank") },
+function clock(deadline, bank = 0) {
+  const el = h("span.clock", { dataset: { deadline, bank }, title: _("time for this move, then the bank") },
     h("span.move-time"), " ", h("span.bank"));
   drawClock(el);
   return el;
@@ -270,7 +293,7 @@ export function playersBar(env) {
     h("span.name", {}, p.name || _("Player {number}", { number: p.seat + 1 })),
     p.bot ? h("span.badge.bot", {}, _("bot")) : null,
     h("span.presence", { title: p.connected ? _("connected") : _("away") }, p.connected ? "●" : "○"),
-    p.clock?.deadline ? clock(p) : p.clock ? h("span.clock.idle", {}, _("bank {time}", { time: minutes(Math.round(p.clock.bank_s)) })) : null)));
+    p.clock?.deadline ? clock(p.clock.deadline, p.clock.bank_s) : p.clock ? h("span.clock.idle", {}, _("bank {time}", { time: duration(Math.round(p.clock.bank_s)) })) : null)));
 }
 
 // Concede (after a confirmation: it cannot be taken back) while playing, "Take back my seat" while
@@ -389,3 +412,38 @@ export function turnControls() {
   return h("span.turn-controls", {}, sound, notify);
 }
 
+// The player's inbox (GET /v1/players/me/inbox/stream): its running matches where it is its turn,
+// then those waiting on others, each by the time left, kept live by one stream. A match links to
+// its table when this browser holds the seat's token (the inbox never carries one).
+export function showInbox(app, records, showError) {
+  const player = me();
+  if (!player) {
+    location.hash = "#/";
+    return () => {};
+  }
+  const status = h("p#inbox-status.hint", { role: "status" });
+  const mine = h("ul#inbox-mine.open-matches");
+  const others = h("ul#inbox-waiting.open-matches");
+  const tokenOf = (id) => records().find((r) => r.match_id === id)?.seats?.[0]?.token;
+  const row = (entry) => {
+    const token = tokenOf(entry.match_id);
+    const name = records().find((r) => r.match_id === entry.match_id)?.name || entry.game;
+    return h("li.inbox-entry", { dataset: { match: entry.match_id } },
+      token ? h("a", { href: matchHash(entry.match_id, token) }, name) : h("strong", {}, name), " · ",
+      entry.deadline ? clock(entry.deadline) : _("no clock"));
+  };
+  const fill = (list, entries) => list.replaceChildren(...(entries.length ? entries.map(row) : [h("li.none", {}, _("Nothing here."))]));
+  const stream = openInbox(player.token, {
+    onInbox: (page) => {
+      fill(mine, page.your_turn);
+      fill(others, page.waiting);
+    },
+    onState: (state, error) => {
+      status.textContent = state === "reconnecting" ? _("Reconnecting…") : "";
+      if (error) showError(error);
+    },
+  });
+  app.replaceChildren(home(), h("section#inbox.panel", {}, h("h2", {}, _("Your matches")), status,
+    h("h3", {}, _("Your turn")), mine, h("h3", {}, _("Waiting for the others")), others));
+  return () => stream.close();
+}

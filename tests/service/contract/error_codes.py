@@ -17,6 +17,7 @@ EXAMPLES = {
     ("every game", "bad_option"): "Taverna has no option dirty_deeds",
     ("every game", "bad_seats"): "Taverna seats 2 to 5, not 7",
     ("every game", "other_bot_generation"): "search is not a bot of this release: its move cannot be chosen again",
+    ("every game", "no_vacation_left"): "this seat has taken its 1 vacation day(s)",
     ("every game", "unknown_bot"): "Taverna has no 'clever' bot; bots: random, greedy, search",
     ("every game", "unknown_game"): "no game 'chess'; games: mercenaries, heros-tavern, tavern-masters, taverna",
     ("heros-tavern", "already_purchased"): "ht-food-01 is already yours for good",

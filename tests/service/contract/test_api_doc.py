@@ -37,6 +37,8 @@ def test_every_code_the_services_answer_is_in_the_reference():
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute):
                 name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
                 position = {"ApiError": 1, "Refused": 1, "RulesError": 0, "error": 0}.get(name)
+                if name == "error" and not isinstance(node.func, ast.Name):
+                    continue  # log.error("event", ...): a log line's event, no code answered
                 if position is not None and len(node.args) > position:
                     code = node.args[position]
                     if isinstance(code, ast.Constant) and isinstance(code.value, str):

@@ -77,7 +77,8 @@ async def test_a_match_with_open_seats_answers_only_the_hosts_token_and_is_liste
     assert view["status"] == "waiting" and view["version"] == 0
     clocked = await open_match(host, clock={"per_move_s": 60, "bank_s": 300})
     (listed,) = [e for e in (await api.get("/v1/lobby")).json()["matches"] if e["match_id"] == clocked["match_id"]]
-    assert listed["clock"] == {"per_move_s": 60, "bank_s": 300, "limit": 3, "forfeit": False}
+    assert listed["clock"] == {"per_move_s": 60, "bank_s": 300, "limit": 3, "forfeit": False,
+                               "vacation_days": 0}
 
 
 async def test_lobby_pages(api):
