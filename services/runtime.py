@@ -19,6 +19,7 @@ from services.commands.handling import Handler
 from services.commands.history import History
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
+from services.commands.notifications import Notifier
 from services.commands.open_matches import OpenMatches
 from services.commands.players import Players
 from services.commands.ratings import Ratings
@@ -26,7 +27,8 @@ from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts
 from services.ops import metrics, signing
 from services.ops.metrics import Metrics
-from services.ops.settings import Settings
+from services.ops.settings import DEFAULT_VAPID_KEY, Settings
+from services.ops.vapid import vapids
 from services.projector import jobs
 from services.projector.archiver import Archiver
 from services.projector.projector import Projector
@@ -36,6 +38,7 @@ from services.store.bench_floor import BenchFloor
 from services.store.challenges import ChallengeBook
 from services.store.connections import Connections, EmbeddedServer
 from services.store.deadlines import Deadlines
+from services.store.delivery_jobs import DeliveryJobs
 from services.store.drain_jobs import DrainJobs
 from services.store.event_store import EventStore
 from services.store.evictions import Evictions
@@ -43,6 +46,7 @@ from services.store.lifecycle import Lifecycle
 from services.store.lobby import LobbyListings
 from services.store.match_meta import MatchMetas
 from services.store.notices import Notices
+from services.store.notifications import NotificationBook
 from services.store.outage import REDIS_DOWN
 from services.store.partitions import Partitions, Shares
 from services.store.player_events import PlayerEvents
@@ -153,6 +157,16 @@ class Runtime:
         )
         self.seating = Seating(self.players)
         self.ratings = Ratings(RatingBook(wired.events, partitions, wired.events_link))
+        # notifications (docs/notifications.md): their deliveries' due times swept with the clocks'
+        self.notifier = Notifier(
+            NotificationBook(wired.events, partitions, self.sweeping, wired.events_link),
+            self.players,
+            self.presence(1.0).read,
+            vapids(settings.vapid_key or DEFAULT_VAPID_KEY, settings.vapid_subject),
+            settings.notify_lease_s,
+            settings.notify_retry_s,
+        )
+        self.notifier.jobs = DeliveryJobs(wired.notify_rq, jobs.deliver_job)
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -166,7 +180,9 @@ class Runtime:
             seating=self.seating,
             timeouts=self.timeouts,
             ratings=self.ratings,
+            notifier=self.notifier,
         )
+        self._delivering: rq_workers.ThreadWorker | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._archiving: asyncio.Task[None] | None = None
 
@@ -179,7 +195,7 @@ class Runtime:
     def host_jobs(self) -> None:
         """Make this runtime the one this process's RQ jobs run on (after ``start``)."""
         assert self.loop is not None, "start() first"
-        jobs.host(jobs.Host(self.loop, self.projector, self.projector_queues, self.jobs))
+        jobs.host(jobs.Host(self.loop, self.projector, self.projector_queues, self.jobs, self.notifier))
 
     def stop_jobs(self) -> None:
         """The process is stopping: a drain job waiting for work lets go now (thread-safe: a flag)."""
@@ -190,12 +206,19 @@ class Runtime:
         self.host_jobs()
         wired = self.connections
         rq = wired.rq_queue(wired.rq_connection(rq_workers.ThreadWorker.dequeue_s + 10))
+        deliveries = wired.rq_queue(wired.rq_connection(rq_workers.ThreadWorker.dequeue_s + 10), notify=True)
+        self._delivering = rq_workers.start_delivery_worker(deliveries)
         return rq_workers.start_thread_worker(rq, self.projector_queue, self.stop_jobs)
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         await self.ratings.migrate(game_ids())
-        self.upkeep.start(self.timeouts.sweep)
+        self.upkeep.start(self._sweep)
+
+    async def _sweep(self, now: float) -> None:
+        """Every second, this process's share of the clocks' deadlines and of the notifications due."""
+        await self.timeouts.sweep(now)
+        await self.notifier.sweep(now)
 
     def start_archiving(self) -> None:
         """In a worker: archive and evict finished matches, end idle ones (projector/archiver.py)."""
@@ -205,6 +228,9 @@ class Runtime:
 
     async def stop(self) -> None:
         self.upkeep.stop()
+        if self._delivering is not None:
+            self._delivering.stop()
+            await asyncio.to_thread(self._delivering.thread.join, 5)
         if self._archiving is not None:
             self._archiving.cancel()
         for shares in (self.sweeping, self.archiving):
