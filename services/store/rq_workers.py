@@ -105,9 +105,22 @@ def start_thread_worker(rq: Queue, beats: ProjectorQueue, on_stop: Callable[[], 
     return worker
 
 
+class DeliveryWorker(ThreadWorker):
+    """The embedded default's worker of the notifications' queue: RQ's dequeue waits through one
+    timeout after another until a job comes (the projector's queue always gets one; this queue
+    may get none), so between two this one asks whether it is to stop."""
+
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None) -> Any:
+        while not self._stop_requested:
+            found = super().dequeue_job_and_maintain_ttl(timeout, timeout)  # None after one timeout
+            if found is not None:
+                return found
+        return None  # RQ's loop quits on it
+
+
 def start_delivery_worker(rq: Queue) -> ThreadWorker:
     """A worker of the notifications' queue ``rq`` in a thread (the embedded default's)."""
-    worker = ThreadWorker([rq], connection=rq.connection)
+    worker = DeliveryWorker([rq], connection=rq.connection)
     worker.thread = threading.Thread(
         target=worker.work, kwargs={"with_scheduler": False, "logging_level": "WARNING"}, daemon=True
     )
