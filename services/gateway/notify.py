@@ -16,7 +16,7 @@ from services.gateway.endpoints import int_query, json_body, json_response, runt
 from services.gateway.online import PAGE_MAX, caller
 
 
-class Choices(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+class NotificationChoices(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """Each kind (turn, ended, time_low) and channel (webhook, push): on or off; left out: unchanged."""
 
     turn: bool | None = None
@@ -26,7 +26,15 @@ class Choices(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     push: bool | None = None
 
 
-class Target(msgspec.Struct, omit_defaults=True):
+class NotificationsChosen(msgspec.Struct):
+    turn: bool
+    ended: bool
+    time_low: bool
+    webhook: bool
+    push: bool
+
+
+class NotificationTarget(msgspec.Struct, omit_defaults=True):
     id: str
     url: str | None = None  # a webhook's (its secret is never shown again)
     endpoint: str | None = None  # a push subscription's
@@ -59,20 +67,20 @@ async def _own(request: Request) -> str:
 
 async def get_choices(request: Request) -> Response:
     player_id = await _own(request)
-    return json_response(await runtime_of(request).notifier.choices(player_id))
+    return json_response(NotificationsChosen(**await runtime_of(request).notifier.choices(player_id)))
 
 
 async def set_choices(request: Request) -> Response:
     player_id = await _own(request)
-    asked = await json_body(request, Choices)
+    asked = await json_body(request, NotificationChoices)
     changes = {name: value for name, value in msgspec.structs.asdict(asked).items() if value is not None}
-    return json_response(await runtime_of(request).notifier.choose(player_id, changes))
+    return json_response(NotificationsChosen(**await runtime_of(request).notifier.choose(player_id, changes)))
 
 
 async def _targets(request: Request, channel: str) -> Response:
     player_id = await _own(request)
     found = await runtime_of(request).notifier.targets(player_id, channel)
-    return json_response([Target(target_id, **shown) for target_id, shown in sorted(found.items())])
+    return json_response([NotificationTarget(target_id, **shown) for target_id, shown in sorted(found.items())])
 
 
 async def _drop(request: Request, channel: str) -> Response:
@@ -88,10 +96,12 @@ async def _add(request: Request, kind: type[Webhook] | type[PushSubscription]) -
     notifier = runtime_of(request).notifier
     try:
         if isinstance(asked, Webhook):
-            return json_response(Target(await notifier.add_webhook(player_id, asked), url=asked.url), 201)
-        return json_response(Target(await notifier.subscribe(player_id, asked), endpoint=asked.endpoint), 201)
+            added = NotificationTarget(await notifier.add_webhook(player_id, asked), url=asked.url)
+        else:
+            added = NotificationTarget(await notifier.subscribe(player_id, asked), endpoint=asked.endpoint)
     except RulesError as refusal:
         raise by_rule(422, refusal) from refusal
+    return json_response(added, 201)
 
 
 async def list_webhooks(request: Request) -> Response:
