@@ -201,3 +201,33 @@ async def test_nothing_is_sent_to_a_player_watching_the_match(api, app, receiver
     [delivery] = [d for d in await settled(ann, 1) if d["event_id"].endswith(":2000:turn")]
     assert (delivery["state"], delivery["error"]) == ("skipped", "watching")
     assert not [got for got in receiver.received if b":2000:turn" in got.body]
+
+
+async def test_a_clock_running_low_and_the_end_are_told(api, receiver):
+    ann, bob = await Person(api).register("Ann"), await Person(api).register("Bob")
+    for person in (ann, bob):
+        await person.call("POST", f"/v1/players/{person.id}/webhooks", {"url": f"{receiver.url}/{person.id}",
+                                                                       "secret": SECRET})
+    created = await ann.create(game="mercenaries", seats=2, open=[1], clock={"per_move_s": 5})
+    await bob.join(created["match_id"])
+
+    async def told(kind: str, count: int = 1) -> list[dict]:
+        deadline = time.monotonic() + 15
+        while len(found := [verified(SECRET, got) for got in receiver.received if f'"type":"{kind}"'.encode()
+                            in got.body]) < count:
+            assert time.monotonic() < deadline, f"no {kind} told"
+            await asyncio.sleep(0.05)
+        return found
+
+    turn = (await told("turn"))[0]
+    assert turn["deadline"] > turn["at"]  # a clocked seat's turn says its deadline
+    low = (await told("time_low"))[0]  # nobody moves: a fifth of its time left, it is told
+    assert low["id"] == turn["id"].replace(":turn", ":time_low") and low["deadline"] == turn["deadline"]
+    conceding = ann if turn["seat"] == 0 else bob
+    answer = await conceding.call("POST", f"/v1/matches/{created['match_id']}/commands", {"type": "Concede"},
+                                  seat=True)
+    assert answer.status_code == 200, answer.text
+    ended = await told("ended", 2)
+    assert {event["id"] for event in ended} == {f"{created['match_id']}:ended"}
+    assert sorted(got.path for got in receiver.received if b'"type":"ended"' in got.body) == sorted(
+        [f"/{ann.id}", f"/{bob.id}"])  # each player once
