@@ -52,7 +52,7 @@ PUSH_TTL_S = 86400  # how long a push service keeps a message for a browser that
 SIGNATURE = "Tavern-Signature"  # t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>." + body)>
 
 
-class Event(msgspec.Struct, omit_defaults=True):
+class NotificationEvent(msgspec.Struct, omit_defaults=True):
     """What a delivery carries (a webhook's body, and inside a push message)."""
 
     id: str  # the idempotency key: one per event and player, the same on every target and retry
@@ -184,8 +184,9 @@ class Notifier:
         result = match.game.result(folded.state)
         if result is not None:
             for seat, player_id in sorted(match.players.items()):
-                event = Event(f"{match.id}:ended", "ended", match.id, match.game.id, seat, folded.version, at)
-                await self._deliver(player_id, event, at)
+                said = (f"{match.id}:ended", "ended", match.id, match.game.id, seat, folded.version, at)
+                ended = NotificationEvent(*said)
+                await self._deliver(player_id, ended, at)
             return
         for seat, since in sorted(turned.items()):
             owner = match.players.get(seat)
@@ -193,13 +194,13 @@ class Notifier:
                 continue
             ends = deadline(match.clock, folded.clocks[seat]) if match.clock and folded.clocks else None
             key = f"{match.id}:{seat}:{since}"
-            turn = Event(f"{key}:turn", "turn", match.id, match.game.id, seat, since, at, ends)
+            turn = NotificationEvent(f"{key}:turn", "turn", match.id, match.game.id, seat, since, at, ends)
             await self._deliver(owner, turn, at)
             if ends is not None and ends > at:
-                low = Event(f"{key}:time_low", "time_low", match.id, match.game.id, seat, since, at, ends)
+                low = NotificationEvent(f"{key}:time_low", "time_low", match.id, match.game.id, seat, since, at, ends)
                 await self._deliver(owner, low, ends - LOW_SHARE * (ends - at))
 
-    async def _deliver(self, player_id: str, event: Event, due: float) -> None:
+    async def _deliver(self, player_id: str, event: NotificationEvent, due: float) -> None:
         choices = await self.choices(player_id)
         if not choices[event.type]:
             return
@@ -245,7 +246,7 @@ class Notifier:
         assert delivery is not None
         channel, _, target_id = delivery.target.partition(":")
         record = (await self.book.targets(player_id, channel)).get(target_id)
-        event = msgspec.json.decode(delivery.body, type=Event)
+        event = msgspec.json.decode(delivery.body, type=NotificationEvent)
         skipped = "target removed" if record is None else await self._skipped(event)
         if skipped:
             await self.book.done(player_id, delivery_id, number, "skipped", 0, skipped, now)
@@ -260,7 +261,7 @@ class Notifier:
             body = msgspec.json.encode(_worded(event, said))
         return Attempt(player_id, delivery_id, number, channel, target_id, json.loads(record), delivery.event_id, body)
 
-    async def _skipped(self, event: Event) -> str:
+    async def _skipped(self, event: NotificationEvent) -> str:
         """Why the event is not to be sent now ("" to send it)."""
         if event.type != "ended" and event.seat in await self.watching(event.match_id):
             return "watching"  # the player has the match open: it sees its turn there
@@ -336,7 +337,7 @@ def signature(secret: str, body: bytes, at: int | None = None) -> str:
     return f"t={at},v1={mac}"
 
 
-def _worded(event: Event, said: Any) -> Event:
+def _worded(event: NotificationEvent, said: Any) -> NotificationEvent:
     game = said._(get_game(event.game).name)
     if event.type == "turn":
         title, body = said._("Your turn"), said._("It is your turn in {game}.", game=game)

@@ -378,6 +378,7 @@ def document() -> dict[str, Any]:
             "x-rules-versions": rules,
         },
         "paths": found,
+        "webhooks": openapi_notify.webhooks(),
         "components": {
             "schemas": components,
             "securitySchemes": {

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from services.commands.notifications import Event, PushSubscription, Webhook
+from services.commands.notifications import NotificationEvent, PushSubscription, Webhook
 from services.gateway.contract import REF
 from services.gateway.notify import (
     PLAYER,
@@ -18,7 +18,7 @@ from services.gateway.notify import (
 )
 
 TYPES = [NotificationChoices, NotificationsChosen, NotificationTarget, Webhook, PushSubscription, DeliveryInfo,
-         PushKey, Event]
+         PushKey, NotificationEvent]
 OPERATION_IDS = {
     (f"{PLAYER}/notifications", "get"): "getNotificationChoices",
     (f"{PLAYER}/notifications", "patch"): "setNotificationChoices",
@@ -54,6 +54,30 @@ def _op(summary: str, answer: dict[str, Any] | None, status: str, errors: tuple[
     parameters = [_path(name) for name in ("player_id", *names)]
     return {"summary": summary, "responses": responses, "parameters": parameters, "security": [{"bearer": []}],
             **extra}
+
+
+def webhooks() -> dict[str, Any]:
+    """What a player's webhook is sent (OpenAPI 3.1 ``webhooks``): docs/notifications.md."""
+    headers = [
+        ("Idempotency-Key", "the event's id, the same on every attempt: a receiver drops one it has seen"),
+        ("Tavern-Signature", "t=<unix s>,v1=<hex HMAC-SHA256, keyed with the webhook's secret, of t's digits,"
+         " '.' and the body>"),
+        ("Tavern-Delivery", "the delivery's id (GET /v1/players/{player_id}/deliveries/{delivery_id})"),
+    ]
+    return {
+        "notification": {
+            "post": {
+                "summary": "A turn, a clock running low or a match's end, POSTed to each of the player's webhooks",
+                "operationId": "notification",
+                "parameters": [
+                    {"name": name, "in": "header", "required": True, "description": said, "schema": {"type": "string"}}
+                    for name, said in headers
+                ],
+                "requestBody": _json(_ref("NotificationEvent")),
+                "responses": {"200": {"description": "taken (any 2xx; else sent again after a back-off)"}},
+            }
+        }
+    }
 
 
 def paths(components: dict[str, Any]) -> dict[str, Any]:

@@ -689,7 +689,25 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    notification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A turn, a clock running low or a match's end, POSTed to each of the player's webhooks */
+        post: operations["notification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Abandon */
@@ -867,25 +885,6 @@ export interface components {
         ErrorDetail: {
             code: string;
             message: string;
-        };
-        /**
-         * Event
-         * @description What a delivery carries (a webhook's body, and inside a push message).
-         */
-        Event: {
-            id: string;
-            type: string;
-            match_id: string;
-            game: string;
-            seat: number;
-            version: number;
-            at: number;
-            /** @default null */
-            deadline: number | null;
-            /** @default  */
-            title: string;
-            /** @default  */
-            body: string;
         };
         /** GameInfo */
         GameInfo: {
@@ -1067,6 +1066,25 @@ export interface components {
             webhook?: boolean | null;
             /** @description default null */
             push?: boolean | null;
+        };
+        /**
+         * NotificationEvent
+         * @description What a delivery carries (a webhook's body, and inside a push message).
+         */
+        NotificationEvent: {
+            id: string;
+            type: string;
+            match_id: string;
+            game: string;
+            seat: number;
+            version: number;
+            at: number;
+            /** @default null */
+            deadline: number | null;
+            /** @default  */
+            title: string;
+            /** @default  */
+            body: string;
         };
         /** NotificationTarget */
         NotificationTarget: {
@@ -6336,6 +6354,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    notification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event's id, the same on every attempt: a receiver drops one it has seen */
+                "Idempotency-Key": string;
+                /** @description t=<unix s>,v1=<hex HMAC-SHA256, keyed with the webhook's secret, of t's digits, '.' and the body> */
+                "Tavern-Signature": string;
+                /** @description the delivery's id (GET /v1/players/{player_id}/deliveries/{delivery_id}) */
+                "Tavern-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NotificationEvent"];
+            };
+        };
+        responses: {
+            /** @description taken (any 2xx; else sent again after a back-off) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
