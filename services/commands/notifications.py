@@ -14,6 +14,7 @@ request arrived is known to the receiver alone, which is why receivers drop a ke
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -220,7 +221,7 @@ class Notifier:
         # the sweep queues it again at the lease's end if this job is lost before it claims
         await self.book.due.set(due_member(player_id, delivery_id), time.time() + self.lease_s)
         assert self.jobs is not None
-        self.jobs.enqueue(player_id, delivery_id)
+        await asyncio.to_thread(self.jobs.enqueue, player_id, delivery_id)  # RQ is synchronous: off the loop
 
     async def sweep(self, now: float, count: int = 100) -> int:
         """Queue the attempts due in this process's share of the deliveries (every second)."""
