@@ -264,8 +264,8 @@ class Notifier:
 
     async def _skipped(self, event: NotificationEvent) -> str:
         """Why the event is not to be sent now ("" to send it)."""
-        if event.type != "ended" and event.seat in await self.watching(event.match_id):
-            return "watching"  # the player has the match open: it sees its turn there
+        if event.seat in await self.watching(event.match_id):
+            return "watching"  # the player has the match open: it sees it there
         if event.type == "time_low":
             since = (await self.book.turns(event.match_id)).get(event.seat)
             if since != event.version:

@@ -70,15 +70,16 @@ def verified(secret: str, got) -> dict:
     return json.loads(got.body)
 
 
-async def settled(person: Person, count: int = 1, timeout_s: float = 15.0) -> list[dict]:
-    """The player's deliveries once ``count`` of them are done (delivered, failed or skipped)."""
+async def settled(person: Person, event_id: str, timeout_s: float = 15.0) -> dict:
+    """The player's delivery of the event whose id ends with ``event_id``, once it is done
+    (delivered, failed or skipped)."""
     deadline = time.monotonic() + timeout_s
     while True:
         answer = await person.call("GET", f"/v1/players/{person.id}/deliveries")
         assert answer.status_code == 200, answer.text
-        done = [d for d in answer.json() if d["state"] in ("delivered", "failed", "skipped")]
-        if len(done) >= count:
-            return answer.json()
+        found = [d for d in answer.json() if d["event_id"].endswith(event_id)]
+        if found and found[0]["state"] in ("delivered", "failed", "skipped"):
+            return found[0]
         assert time.monotonic() < deadline, answer.json()
         await asyncio.sleep(0.05)
 
@@ -90,7 +91,7 @@ async def test_a_turn_is_posted_signed_with_its_idempotency_key_and_its_status_i
     assert event["type"] == "turn" and event["match_id"] == match_id and event["game"] == "mercenaries"
     assert got.headers["idempotency-key"] == event["id"] and got.headers["content-type"] == "application/json"
     told = people[0] if got.path == "/Ann" else people[1]
-    [delivery] = [d for d in await settled(told) if d["event_id"] == event["id"]]
+    delivery = await settled(told, event["id"])
     shown = (delivery["state"], delivery["attempts"], delivery["status"], delivery["kind"])
     assert shown == ("delivered", 1, 200, "turn")
     one = await told.call("GET", f"/v1/players/{told.id}/deliveries/{delivery['id']}")
@@ -113,7 +114,7 @@ async def test_a_500_is_tried_again_after_a_back_off_with_the_same_key(api):
         assert again[1].body == first.body and verified(SECRET, again[1])["id"] == key
         assert key in failing.processed
         told = people[0] if first.path == "/Ann" else people[1]
-        [delivery] = [d for d in await settled(told) if d["event_id"] == key]
+        delivery = await settled(told, key)
         assert (delivery["state"], delivery["attempts"], delivery["status"]) == ("delivered", 2, 200)
     finally:
         failing.close()
@@ -198,7 +199,7 @@ async def test_nothing_is_sent_to_a_player_watching_the_match(api, app, receiver
     match = await runtime.matches.get(match_id)
     folded = await runtime.folds.load(match)
     await runtime.notifier.projected(match, folded, {0: 2000})
-    [delivery] = [d for d in await settled(ann, 1) if d["event_id"].endswith(":2000:turn")]
+    delivery = await settled(ann, ":2000:turn")
     assert (delivery["state"], delivery["error"]) == ("skipped", "watching")
     assert not [got for got in receiver.received if b":2000:turn" in got.body]
 

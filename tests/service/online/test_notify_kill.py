@@ -61,7 +61,7 @@ async def test_a_worker_killed_mid_delivery_does_not_double_it(api, settings, pr
         again = sent()[1]
         assert again.body == held.body and verified(SECRET, again)["id"] == key
         told = people[0] if held.path == "/Ann" else people[1]
-        [delivery] = [d for d in await settled(told) if d["event_id"] == key]
+        delivery = await settled(told, key)
         assert (delivery["state"], delivery["attempts"], delivery["status"]) == ("delivered", 2, 200)
         assert key in receiver.processed  # taken once: the held request was never answered
         await asyncio.sleep(LEASE_S + 1)  # past another lease and sweep: nothing more
