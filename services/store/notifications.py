@@ -119,8 +119,11 @@ class NotificationBook:
     async def deliveries(self, player_id: str, count: int) -> list[Delivery]:
         """The player's newest deliveries, the newest first, at most ``count``."""
         (ids,) = await self.link.exchange([["ZREVRANGE", keys.notify_deliveries(player_id), 0, count - 1]], True)
-        found = [await self.delivery(player_id, delivery_id.decode()) for delivery_id in reply(ids)]
-        return [delivery for delivery in found if delivery is not None]
+        named = [delivery_id.decode() for delivery_id in reply(ids)]
+        commands: list[list[Any]] = [["HGETALL", keys.notify_delivery(player_id, name)] for name in named]
+        records = await self.link.exchange(commands, True) if commands else []
+        found = [(name, _fields(reply(record))) for name, record in zip(named, records, strict=True)]
+        return [_delivery(name, fields) for name, fields in found if b"target" in fields]  # lapsed ones left out
 
     # a match's turns
     async def turns(self, match_id: str) -> dict[int, int]:
@@ -148,6 +151,11 @@ def of_member(member: str) -> tuple[str, str]:
     """The player and delivery of a ``NOTIFY_DUE`` member."""
     player_id, _, delivery_id = member.partition("/")
     return player_id, delivery_id
+
+
+def _fields(record: Any) -> dict[bytes, bytes]:
+    """An HGETALL's reply: a dict from redis-py's own parsing (fakeredis), a flat list from a Wire."""
+    return record if isinstance(record, dict) else dict(zip(record[::2], record[1::2], strict=True))
 
 
 def _targets(kind: str, player_id: str) -> str:

@@ -25,7 +25,10 @@ async def test_a_delivery_is_made_once_and_listed_and_due(backend):
     assert found is not None
     assert (found.state, found.attempts, found.body, found.event_id) == ("pending", 0, b'{"a":1}', "m:0:3:turn")
     assert [d.id for d in await notes.deliveries("p1", 10)] == ["d1"]
-    assert await notes.due.due(100.0, 10) == [due_member("p1", "d1")]
+    assert await notes.make("p1", "d2", "push:s", "m:ended", "ended", b"{}", 102.0, 102.0)
+    assert [d.id for d in await notes.deliveries("p1", 10)] == ["d2", "d1"]  # the newest first
+    assert [d.id for d in await notes.deliveries("p1", 1)] == ["d2"]
+    assert await notes.due.due(101.0, 10) == [due_member("p1", "d1")]
     assert of_member(due_member("p1", "d1")) == ("p1", "d1")
     assert await notes.delivery("p1", "nope") is None
 
