@@ -198,8 +198,9 @@ class Notifier:
             turn = NotificationEvent(f"{key}:turn", "turn", match.id, match.game.id, seat, since, at, ends)
             await self._deliver(owner, turn, at)
             if ends is not None and ends > at:
-                low = NotificationEvent(f"{key}:time_low", "time_low", match.id, match.game.id, seat, since, at, ends)
-                await self._deliver(owner, low, ends - LOW_SHARE * (ends - at))
+                due = ends - LOW_SHARE * (ends - at)  # when it is sent (and its ``at``)
+                low = NotificationEvent(f"{key}:time_low", "time_low", match.id, match.game.id, seat, since, due, ends)
+                await self._deliver(owner, low, due)
 
     async def _deliver(self, player_id: str, event: NotificationEvent, due: float) -> None:
         choices = await self.choices(player_id)
