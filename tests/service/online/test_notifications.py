@@ -232,3 +232,19 @@ async def test_a_clock_running_low_and_the_end_are_told(api, receiver):
     assert {event["id"] for event in ended} == {f"{created['match_id']}:ended"}
     assert sorted(got.path for got in receiver.received if b'"type":"ended"' in got.body) == sorted(
         [f"/{ann.id}", f"/{bob.id}"])  # each player once
+
+
+async def test_a_time_low_warning_is_not_sent_once_the_seat_has_played(api, app, receiver):
+    ann, bob = await Person(api).register("Ann"), await Person(api).register("Bob")
+    for person in (ann, bob):
+        await person.call("POST", f"/v1/players/{person.id}/webhooks", {"url": f"{receiver.url}/{person.id}",
+                                                                       "secret": SECRET})
+    created = await ann.create(game="mercenaries", seats=2, open=[1], clock={"per_move_s": 5})
+    await bob.join(created["match_id"])
+    turn = verified(SECRET, (await receiver.wait(1))[0])
+    # its turn over (as the projector marks a seat that is no longer due) before its time ran low
+    await app.state.runtime.notifier.book.mark_turns(created["match_id"], {}, [turn["seat"]])
+    told = ann if turn["seat"] == 0 else bob
+    delivery = await settled(told, turn["id"].replace(":turn", ":time_low"))
+    assert (delivery["state"], delivery["error"]) == ("skipped", "moved")
+    assert not [got for got in receiver.received if b'"type":"time_low"' in got.body]
