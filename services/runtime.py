@@ -23,6 +23,7 @@ from services.commands.inbox import Inbox
 from services.commands.lobby import Lobby
 from services.commands.matches import Matches
 from services.commands.matchmaker import Matchmaker
+from services.commands.notifications import Notifier
 from services.commands.open_matches import OpenMatches
 from services.commands.players import Players
 from services.commands.ratings import Ratings
@@ -30,7 +31,8 @@ from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts
 from services.ops import metrics, signing
 from services.ops.metrics import Metrics
-from services.ops.settings import Settings
+from services.ops.settings import DEFAULT_VAPID_KEY, Settings
+from services.ops.vapid import vapids
 from services.projector import jobs
 from services.projector.archiver import Archiver
 from services.projector.projector import Projector
@@ -41,6 +43,7 @@ from services.store.challenges import ChallengeBook
 from services.store.chat import ChatLog
 from services.store.connections import Connections, EmbeddedServer
 from services.store.deadlines import Deadlines
+from services.store.delivery_jobs import DeliveryJobs
 from services.store.drain_jobs import DrainJobs
 from services.store.event_store import EventStore
 from services.store.evictions import Evictions
@@ -51,6 +54,7 @@ from services.store.lobby import LobbyListings
 from services.store.match_meta import MatchMetas
 from services.store.matchmaking import Pools
 from services.store.notices import Notices
+from services.store.notifications import NotificationBook
 from services.store.outage import REDIS_DOWN
 from services.store.partitions import Partitions, Shares
 from services.store.player_events import PlayerEvents
@@ -181,6 +185,16 @@ class Runtime:
         # every process forms tables from the pools in its upkeep's sweep (docs/matchmaking.md)
         pools = Pools(wired.events, wired.events_link)
         self.matchmaker = Matchmaker(pools, self.ratings, self.matches, listings, player_events, self.lobby.close)
+        # notifications (docs/notifications.md): their deliveries' due times swept with the clocks'
+        self.notifier = Notifier(
+            NotificationBook(wired.events, partitions, self.sweeping, wired.events_link),
+            self.players,
+            self.presence(1.0).read,
+            vapids(settings.vapid_key or DEFAULT_VAPID_KEY, settings.vapid_subject),
+            settings.notify_lease_s,
+            settings.notify_retry_s,
+        )
+        self.notifier.jobs = DeliveryJobs(wired.notify_rq, jobs.deliver_job)
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -195,7 +209,9 @@ class Runtime:
             timeouts=self.timeouts,
             ratings=self.ratings,
             inbox=self.inbox,
+            notifier=self.notifier,
         )
+        self._delivering: rq_workers.ThreadWorker | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._archiving: asyncio.Task[None] | None = None
 
@@ -208,7 +224,7 @@ class Runtime:
     def host_jobs(self) -> None:
         """Make this runtime the one this process's RQ jobs run on (after ``start``)."""
         assert self.loop is not None, "start() first"
-        jobs.host(jobs.Host(self.loop, self.projector, self.projector_queues, self.jobs))
+        jobs.host(jobs.Host(self.loop, self.projector, self.projector_queues, self.jobs, self.notifier))
 
     def stop_jobs(self) -> None:
         """The process is stopping: a drain job waiting for work lets go now (thread-safe: a flag)."""
@@ -219,6 +235,8 @@ class Runtime:
         self.host_jobs()
         wired = self.connections
         rq = wired.rq_queue(wired.rq_connection(rq_workers.ThreadWorker.dequeue_s + 10))
+        deliveries = wired.rq_queue(wired.rq_connection(rq_workers.ThreadWorker.dequeue_s + 10), notify=True)
+        self._delivering = rq_workers.start_delivery_worker(deliveries)
         return rq_workers.start_thread_worker(rq, self.projector_queue, self.stop_jobs)
 
     async def start(self) -> None:
@@ -230,10 +248,11 @@ class Runtime:
             self.upkeep.start(self.duty, self.hibernation.tick)
 
     async def duty(self, now: float) -> None:
-        """Every process's part in its upkeep's sweep, each second: the clocks' deadlines, then the
-        matchmaker's tables (hibernation, where it is on, is a duty of its own)."""
+        """Every process's part in its upkeep's sweep, each second: the clocks' deadlines, the
+        matchmaker's tables, the notifications due (hibernation, where it is on, is a duty of its own)."""
         await self.timeouts.sweep(now)
         await self.matchmaker.sweep(now)
+        await self.notifier.sweep(now)
 
     def start_archiving(self) -> None:
         """In a worker: archive and evict finished matches, end idle ones (projector/archiver.py)."""
@@ -243,6 +262,9 @@ class Runtime:
 
     async def stop(self) -> None:
         self.upkeep.stop()
+        if self._delivering is not None:
+            self._delivering.stop()
+            await asyncio.to_thread(self._delivering.thread.join, 5)
         if self._archiving is not None:
             self._archiving.cancel()
         for shares in (self.sweeping, self.archiving):

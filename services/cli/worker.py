@@ -63,6 +63,9 @@ def run(settings: Settings) -> int:
     for index in range(1, settings.queue_count):
         rq_of = wired.rq_queue(wired.rq_connection(settings.dequeue_s + 10, index))
         serve_in_thread(rq_of, index, settings.dequeue_s, stop)
+    # the notifications' deliveries, on a queue of their own (services/store/delivery_jobs.py)
+    deliveries = wired.rq_queue(wired.rq_connection(settings.dequeue_s + 10), notify=True)
+    serve_in_thread(deliveries, "notify", settings.dequeue_s, stop)
 
     def stop_soon(*_: object) -> None:
         stopping.exit_after(settings.stop_s)

@@ -14,7 +14,7 @@ from projections.content.model import Content
 from projections.i18n import LANGUAGES
 from projections.receipts import SIGNING_KEY_PATH, SigningKey
 from services.commands.entropy import Contributed, Contribution
-from services.gateway import contract, openapi_chat, openapi_online, reads, stream_schemas
+from services.gateway import contract, openapi_chat, openapi_notify, openapi_online, reads, stream_schemas
 from services.gateway.contract import REF, any_of_games, nullable, ref
 from services.gateway.health import Readiness
 from services.gateway.schemas import (
@@ -366,7 +366,9 @@ def document() -> dict[str, Any]:
     components |= stream_schemas.components()
     components.update(copy.deepcopy(contract.components()))  # a copy: the cached one serves GET /v1/games
     rules = {game_id: get_game(game_id).rules_version for game_id in game_ids()}
-    found = _reads_limited(paths() | openapi_online.paths(components) | openapi_chat.paths(components))
+    found = _reads_limited(
+        paths() | openapi_online.paths(components) | openapi_chat.paths(components) | openapi_notify.paths(components)
+    )
     _defaults_described(components, _request_bodies(found))
     return {
         "openapi": "3.1.0",
@@ -378,6 +380,7 @@ def document() -> dict[str, Any]:
             "x-rules-versions": rules,
         },
         "paths": found,
+        "webhooks": openapi_notify.webhooks(),
         "components": {
             "schemas": components,
             "securitySchemes": {

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.ops import limits, signing
+from services.ops import limits, signing, vapid
 from services.ops.limits import Limits, limits_from_env
 
 
@@ -213,7 +213,24 @@ VARIABLES = (
         "web origins a browser may call the API from (comma-separated, or *); unset: none (docs/API.md)",
     ),
     Variable("TAVERN_WORKER_METRICS_PORT", "worker_metrics_port", "0", _port, "a worker's /metrics port; 0: none"),
+    Variable(
+        "TAVERN_VAPID_KEY", "vapid_key", "", _optional,
+        "the P-256 key signing Web Push requests (base64url raw, DER or PEM); unset: the shipped one, "
+        "whose private half is public (docs/notifications.md): set your own",
+    ),
+    Variable(
+        "TAVERN_VAPID_SUBJECT", "vapid_subject", "mailto:operator@tavern.invalid", _word,
+        "how push services reach the operator (mailto: or https:)",
+    ),
+    Variable("TAVERN_NOTIFY_LEASE_S", "notify_lease_s", "30", _seconds,
+             "a notification's attempt holds it this long: one whose sender died is sent again after it"),
+    Variable("TAVERN_NOTIFY_RETRY_S", "notify_retry_s", "5", _seconds,
+             "a failed notification is tried again after this, doubled at each attempt (8 at most)"),
 )
+# The embedded default's VAPID key (TAVERN_VAPID_KEY unset): generated once for this purpose and
+# public in this source, so that a laptop's `tavern serve` pushes without setup; a deployment sets
+# its own (docs/notifications.md: browsers' subscriptions are bound to the key they were made with)
+DEFAULT_VAPID_KEY = "P9ezBPqyUO_MCeCFwMyPDuVBPrfIoA4ctRfDJN-oa6A"
 _BY_FIELD = {variable.field: variable for variable in VARIABLES}
 
 
@@ -267,6 +284,11 @@ class Settings:
     # must share it: deploy/README.md)
     signing_key: str | None = field(default=None, repr=False)
     signing_key_file: str | None = None
+    # notifications (docs/notifications.md): the Web Push key, and the deliveries' lease and back-off
+    vapid_key: str | None = field(default=None, repr=False)
+    vapid_subject: str = _default("vapid_subject")
+    notify_lease_s: float = _default("notify_lease_s")
+    notify_retry_s: float = _default("notify_retry_s")
     limits: Limits = field(default_factory=Limits)  # what one client may send, and how fast (ops/limits.py)
     # cluster mode: an append is answered once this many replicas hold it (WAIT), else 503;
     # None: 1 on a cluster, 0 (off) on a single Redis (deploy/README.md)
@@ -324,6 +346,10 @@ def from_env(env: dict[str, str] | os._Environ[str] | None = None) -> Settings:
         signing.signing_key(values["signing_key"], values["signing_key_file"])  # one that signs, or no start
     except (signing.BadKey, OSError) as problem:
         raise BadSetting(f"TAVERN_SIGNING_KEY(_FILE): {problem}") from None
+    try:
+        vapid.vapids(values["vapid_key"] or DEFAULT_VAPID_KEY, values["vapid_subject"])
+    except ValueError as problem:
+        raise BadSetting(f"TAVERN_VAPID_KEY: {problem}") from None
     try:
         limits = limits_from_env(env)
     except ValueError as problem:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from services.commands.notifications import Notifier
 from services.projector.projector import Projector
 from services.store.drain_jobs import JOB_TIMEOUT_S, DrainJobs
 from services.store.outage import redis_error
@@ -29,6 +30,7 @@ class Host:
     projector: Projector
     queues: list[ProjectorQueue]
     jobs: list[DrainJobs]
+    notifier: Notifier | None = None
 
 
 _host: Host | None = None
@@ -62,3 +64,14 @@ def drain_job(instance: int = 0, helper: bool = False) -> None:
         jobs.enqueue()  # its budget ran out: the next (a job always runs)
     if drained.helper:
         jobs.enqueue(helper=True)  # a backlog: another worker may take a share
+
+
+def deliver_job(player_id: str, delivery_id: str) -> None:
+    """One attempt at a notification's delivery: claimed on the host's loop, sent from this job's
+    thread (its HTTP blocks nothing else), its outcome written on the loop (services/commands/notifications.py)."""
+    assert _host is not None and _host.notifier is not None, "no notifier in this process"
+    notifier = _host.notifier
+    attempt = _run(lambda: notifier.claim(player_id, delivery_id))
+    if attempt is not None:
+        sent = notifier.send(attempt)
+        _run(lambda: notifier.settle(attempt, sent))

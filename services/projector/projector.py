@@ -30,10 +30,12 @@ from services.commands.bots import Bots
 from services.commands.folds import Folded, Folds, Tail
 from services.commands.inbox import Inbox
 from services.commands.matches import Match, Matches
+from services.commands.notifications import Notifier
 from services.commands.ratings import Ratings, rated
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts, deserted
 from services.ops import logs, metrics
+from services.projector.turns import seats_turned_due
 from services.store import notices
 from services.store.event_store import ViewsAt
 from services.store.lifecycle import Ended, Lifecycle, Played
@@ -72,7 +74,9 @@ class Projector:
         timeouts: Timeouts | None = None,
         ratings: Ratings | None = None,
         inbox: Inbox | None = None,
+        notifier: Notifier | None = None,
     ) -> None:
+        self.notifier = notifier  # tells registered players of their turns, ends and clocks
         self.ratings = ratings  # counts each rated match once it has finished
         self.inbox = inbox  # each registered player's matches, its turn or not
         # match id -> its turns at the version this process last projected (a miss writes them again)
@@ -206,6 +210,8 @@ class Projector:
             if self.ratings is not None and match.players and (counted := rated(match, folded)) is not None:
                 await self.ratings.record(match.game.id, counted)
             await self._turns(match, folded)
+            if self.notifier is not None and match.players:
+                await self._notify(self.notifier, match, folded)
         turns = [(match, views, folded.state) for (match, folded), views in zip(moved, written, strict=True)]
         await asyncio.gather(
             *(self._bots(match, views, state) for match, views, state in turns if match.bots or bot_seats(state))
@@ -245,6 +251,15 @@ class Projector:
             self._seen_turns.pop(match.id, None)
         else:
             self._seen_turns[match.id] = now
+
+    async def _notify(self, notifier: Notifier, match: Match, folded: Folded) -> None:
+        """The match's turns and end, told to its players (a failure here costs a notification, never
+        a projection)."""
+        try:
+            turned = await seats_turned_due(notifier.book, match, folded)
+            await notifier.projected(match, folded, turned)
+        except Exception:
+            log.exception("notify_failed", match_id=match.id, version=folded.version)
 
     async def _bots(self, match: Match, views: ViewsAt, state: Any) -> None:
         with logs.bind(match_id=match.id):

@@ -22,7 +22,7 @@ import redis.sentinel
 from rq import Queue
 
 from services.ops.settings import Settings
-from services.store import cluster, resp, wire
+from services.store import cluster, delivery_jobs, resp, wire
 from services.store.cluster_client import ClusterClient
 
 EmbeddedServer = fakeredis.FakeServer  # the embedded Redis's data, which several clients may share
@@ -72,6 +72,8 @@ class Connections:
         first = self.queues[0]
         self.queue, self.queue_sync, self.queue_link, self.waiter = first.client, first.sync, first.link, first.waiter
         self.rqs = [Queue(settings.queue_name, connection=queue.sync) for queue in self.queues]  # RQ's, each instance's
+        # the notifications' deliveries, on the first instance (services/store/delivery_jobs.py)
+        self.notify_rq = Queue(delivery_jobs.queue_name(settings.queue_name), connection=self.queues[0].sync)
 
     def _on_redis(self, settings: Settings) -> None:
         # a blocking pool: a burst beyond it waits for a connection instead of failing. RESP2:
@@ -140,9 +142,10 @@ class Connections:
             health_check_interval=10,  # a connection idle that long is pinged before use: a dead one is replaced
         )
 
-    def rq_queue(self, connection: Any) -> Queue:
-        """RQ's queue of drain jobs on ``connection`` (``rq_connection``'s)."""
-        return Queue(self.settings.queue_name, connection=connection)
+    def rq_queue(self, connection: Any, notify: bool = False) -> Queue:
+        """RQ's queue of drain jobs on ``connection`` (``rq_connection``'s), or of deliveries (``notify``)."""
+        name = self.settings.queue_name
+        return Queue(delivery_jobs.queue_name(name) if notify else name, connection=connection)
 
     async def close(self) -> None:
         queues = [link for queue in self.queues for link in (queue.link, queue.waiter)]

@@ -267,3 +267,40 @@ def inbox(player_id: str) -> str:
 def inbox_revision(player_id: str) -> str:
     """String: a counter moved by every change of the player's inbox (its stream's cheap look)."""
     return f"player:{{{player_id}}}:inbox:rev"
+
+
+# Notifications (services/store/notifications.py): a player's under its hash tag, so they shard.
+def notify_settings(player_id: str) -> str:
+    """Hash: the player's choices (``turn``, ``ended``, ``time_low``, ``push``, ``webhook``: "1"/"0")."""
+    return f"notify:{{{player_id}}}:settings"
+
+
+def notify_hooks(player_id: str) -> str:
+    """Hash: webhook id -> its URL and secret (JSON)."""
+    return f"notify:{{{player_id}}}:hooks"
+
+
+def notify_push(player_id: str) -> str:
+    """Hash: push subscription id -> the browser's subscription (JSON: endpoint, keys)."""
+    return f"notify:{{{player_id}}}:push"
+
+
+def notify_delivery(player_id: str, delivery_id: str) -> str:
+    """Hash: one delivery of one event to one target: its state, attempts, lease, body."""
+    return f"notify:{{{player_id}}}:delivery:{delivery_id}"
+
+
+def notify_deliveries(player_id: str) -> str:
+    """Zset: the player's deliveries (id -> when made), the newest read by the API."""
+    return f"notify:{{{player_id}}}:deliveries"
+
+
+# zset per partition of deliveries ("{player}/{delivery}" -> when its next attempt is due): swept
+# by every process, which queues the due ones' RQ jobs
+NOTIFY_DUE = "notify:due"  # a family of partitions
+
+
+def turns(match_id: str) -> str:
+    """Hash: seat -> the version at which it last turned due (services/commands/notifications.py);
+    lapses by itself (not among the match's keys evicted with it)."""
+    return f"turns:{{{match_id}}}"

@@ -79,7 +79,7 @@ class ThreadWorker(ResidentWorker):
     death_penalty_class = TimerDeathPenalty
     dequeue_s = 1  # so that stop() takes effect within a second
     thread: threading.Thread
-    beat: asyncio.Task[None]
+    beat: asyncio.Task[None] | None = None  # the projector's worker's (the deliveries' beats not)
 
     def _install_signal_handlers(self) -> None:
         pass
@@ -88,7 +88,8 @@ class ThreadWorker(ResidentWorker):
         """Stop after the current job or wait for one (a daemon thread: it never holds up exit)."""
         self._stop_requested = True
         self.on_stop()
-        self.beat.cancel()
+        if self.beat is not None:
+            self.beat.cancel()
 
 
 def start_thread_worker(rq: Queue, beats: ProjectorQueue, on_stop: Callable[[], None]) -> ThreadWorker:
@@ -104,7 +105,30 @@ def start_thread_worker(rq: Queue, beats: ProjectorQueue, on_stop: Callable[[], 
     return worker
 
 
-def serve_in_thread(rq: Queue, instance: int, dequeue_s: int, stop: threading.Event) -> threading.Thread:
+class DeliveryWorker(ThreadWorker):
+    """The embedded default's worker of the notifications' queue: RQ's dequeue waits through one
+    timeout after another until a job comes (the projector's queue always gets one; this queue
+    may get none), so between two this one asks whether it is to stop."""
+
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None) -> Any:
+        while not self._stop_requested:
+            found = super().dequeue_job_and_maintain_ttl(timeout, timeout)  # None after one timeout
+            if found is not None:
+                return found
+        return None  # RQ's loop quits on it
+
+
+def start_delivery_worker(rq: Queue) -> ThreadWorker:
+    """A worker of the notifications' queue ``rq`` in a thread (the embedded default's)."""
+    worker = DeliveryWorker([rq], connection=rq.connection)
+    worker.thread = threading.Thread(
+        target=worker.work, kwargs={"with_scheduler": False, "logging_level": "WARNING"}, daemon=True
+    )
+    worker.thread.start()
+    return worker
+
+
+def serve_in_thread(rq: Queue, instance: int | str, dequeue_s: int, stop: threading.Event) -> threading.Thread:
     """``tavern worker``'s RQ worker of queue instance ``instance`` (beyond the first, which its main
     thread serves): in a daemon thread, started again after a back-off when RQ quits on a Redis
     error, until ``stop`` is set. Its job in hand lets go when the process stops (the runtime's

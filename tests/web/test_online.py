@@ -195,3 +195,27 @@ def test_a_correspondence_match_hosted_from_the_lobby_is_in_the_players_inbox(pa
     entry.locator("a").click()
     page.wait_for_selector("#table[data-status=active]", state="attached")
     assert re.fullmatch(r"\d+ d \d+ h", page.locator("#players .clock .move-time").first.inner_text())
+
+
+def test_the_lobby_s_notification_choices_are_the_player_s_and_its_service_worker_registers(context, page, server):
+    register(page, "Nia")
+    page.wait_for_selector("#notify input.notify-kind[data-kind=turn]")
+    assert_accessible(page)  # the lobby with its notifications panel
+    page.uncheck("#notify input.notify-kind[data-kind=turn]")
+    player = json.loads(page.evaluate("localStorage.getItem('tavern.player')"))
+    url = f"{server}/v1/players/{player['id']}/notifications"
+    headers = {"authorization": f"Bearer {player['token']}"}
+    for _ in range(100):  # the PATCH leaves on the change
+        chosen = httpx.get(url, headers=headers).json()
+        if not chosen["turn"]:
+            break
+        page.wait_for_timeout(50)
+    assert chosen == {"turn": False, "ended": True, "time_low": True, "webhook": True, "push": True}
+    page.reload()
+    page.wait_for_selector("#notify input.notify-kind[data-kind=ended]:checked")
+    assert not page.is_checked("#notify input.notify-kind[data-kind=turn]")  # read back from the service
+    # the button asks for the permission and registers sw.js (no push service is reachable from
+    # here: the subscription itself is the Web Push test's, tests/service/online/test_notifications.py)
+    context.grant_permissions(["notifications"], origin=server)
+    page.click("#notify-me")
+    assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)").endswith("/sw.js")

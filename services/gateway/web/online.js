@@ -223,6 +223,53 @@ function botsList(games, remember, showError) {
   return h("section#bots-list.panel", {}, h("h2", {}, _("Bots")), list, status);
 }
 
+// Notifications (docs/notifications.md): Web Push in this browser (the Notification permission,
+// the service worker sw.js, a subscription made with the service's VAPID key), and which kinds
+// the player is told of, on every channel.
+const KINDS = () => [["turn", _("My turn")], ["ended", _("A match ended")], ["time_low", _("My time runs low")]];
+
+function fromBase64url(text) {
+  const raw = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+async function subscribePush() {
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    return _("This browser cannot show notifications.");
+  }
+  if (await Notification.requestPermission() !== "granted") return _("Notifications are blocked for this site.");
+  const registration = await navigator.serviceWorker.register("sw.js");
+  await navigator.serviceWorker.ready;
+  const { public_key: key } = await call("/v1/push/key");
+  const subscription = await registration.pushManager.getSubscription()
+    || await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromBase64url(key) });
+  await asMe(`/v1/players/${me().id}/push-subscriptions`, { method: "POST", body: subscription.toJSON() });
+  return _("This browser will be notified.");
+}
+
+function notifyPanel(showError) {
+  const path = `/v1/players/${me().id}/notifications`;
+  const status = h("p#notify-status.hint", { role: "status" });
+  const boxes = KINDS().map(([kind, label]) => {
+    const box = h("input.notify-kind", { type: "checkbox", dataset: { kind }, checked: true,
+      onchange: () => asMe(path, { method: "PATCH", body: { [kind]: box.checked } }).catch(showError) });
+    return h("label", {}, box, " ", label);
+  });
+  asMe(path).then((chosen) => {
+    for (const label of boxes) label.firstChild.checked = chosen[label.firstChild.dataset.kind];
+  }).catch(showError);
+  const enable = async () => {
+    try {
+      status.textContent = await subscribePush();
+    } catch (error) {
+      showError(error);
+    }
+  };
+  return h("section#notify.panel", {}, h("h2", {}, _("Notifications")),
+    h("p.hint", {}, _("Be told when it is your turn, even with this page closed.")), ...boxes,
+    h("button#notify-me", { onclick: enable }, _("Notify me in this browser")), status);
+}
+
 export function lobbyPanel(games, remember, known, showError, optionField) {
   const box = h("div#online.online");
   const draw = () => {
@@ -230,7 +277,7 @@ export function lobbyPanel(games, remember, known, showError, optionField) {
     box.replaceChildren(...(player
       ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name }), " · ", h("a#inbox-link", { href: "#/inbox" }, _("Your matches"))),
         playNow(games, remember, showError), hostForm(games, remember, showError, optionField), openMatches(games, remember, known, showError),
-        botsList(games, remember, showError)]
+        botsList(games, remember, showError), notifyPanel(showError)]
       : [nameForm(draw, showError)]));
   };
   draw();

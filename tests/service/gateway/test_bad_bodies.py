@@ -20,7 +20,7 @@ KEY = "frontend-key"
 SHIPPED = Limits(api_keys=frozenset({KEY}), create_identity="player", creates_per_s=0)
 INVALID = [b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\xc0\x80", b"\xf4\x90\x80\x80",
            b"\xe2\x82"]
-FIELDS = [b"name", b"invite", b"entropy", b"game", b"type", b"card", b"bot"]
+FIELDS = [b"name", b"invite", b"entropy", b"game", b"type", b"card", b"bot", b"url", b"secret", b"endpoint"]
 
 
 def bodies() -> list[bytes]:
@@ -45,13 +45,15 @@ async def test_invalid_utf8_in_any_body_is_a_400_with_a_stable_code(settings):
             "/v1/players": {},
             "/v1/matches/{match_id}/join": bearer(ben.token),
             "/v1/challenges": bearer(ben.token),
+            "/v1/players/{player_id}/webhooks": bearer(ben.token),
+            "/v1/players/{player_id}/push-subscriptions": bearer(ben.token),
         }
         match_of = {"/v1/matches/{match_id}/commands": playing, "/v1/matches/{match_id}/entropy": waiting}
         spec = (await api.get("/openapi.json")).json()
         routes = [path for path, ops in spec["paths"].items() if "requestBody" in ops.get("post", {})]
         assert sorted(routes) == sorted(credentials), "a new route with a body: give it its caller here"
         for path in routes:
-            url = path.replace("{match_id}", match_of.get(path, hosted)["match_id"])
+            url = path.replace("{match_id}", match_of.get(path, hosted)["match_id"]).replace("{player_id}", ben.id)
             code = "bad_command" if path.endswith("/commands") else "bad_request"
             for body in bodies():
                 headers = {"content-type": "application/json", **credentials[path]}
