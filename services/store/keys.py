@@ -204,3 +204,23 @@ def rate(kind: str, who: str, match_id: str | None = None) -> str:
     if match_id is not None:  # not under match:{ID}:*, the match's own keys (evicted with it): it lapses by itself
         return f"rate:{kind}:{who}:{{{match_id}}}"
     return f"rate:{kind}:{{{who}}}"
+
+
+# Tournaments (services/store/tournaments.py): a tournament's keys share its hash tag ``{ID}``
+def tournament_log(tournament_id: str) -> str:
+    """List: the tournament's own log (JSON entries, projections/tournaments.py), appended by tournament.lua."""
+    return f"tournament:{{{tournament_id}}}:log"
+
+
+def tournament_results(tournament_id: str) -> str:
+    """Hash: match id -> its players' ranks (JSON), as each table's match ended: the live standings' input."""
+    return f"tournament:{{{tournament_id}}}:results"
+
+
+def match_tournament(match_id: str) -> str:
+    """String, beside the match's keys: the tournament whose table the match is."""
+    return f"match:{{{match_id}}}:tournament"
+
+
+TOURNAMENTS = "tournaments"  # a family of partitions: tournament id -> its start time (the list)
+TOURNAMENTS_DUE = "tournaments_due"  # a family of partitions: tournament id -> when the sweepers look at it next
