@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import msgspec
 
@@ -38,7 +39,7 @@ class Opened(msgspec.Struct, frozen=True, tag="opened"):
     seats: int  # per table
     min_seats: int  # the game's fewest: a smaller table is not dealt, its players get byes
     rounds: int  # swiss: how many; elimination: as many as the bracket needs (this is 0)
-    options: dict[str, object]  # the matches' game options
+    options: dict[str, Any]  # the matches' game options
     start_at: float  # unix seconds: round 1 starts then (or earlier, by its host)
     round_every_s: (
         float  # 0: a round starts when the last table of the one before ends; else not before start + n x this
@@ -47,7 +48,7 @@ class Opened(msgspec.Struct, frozen=True, tag="opened"):
     host: str
     created: float
     name: str = ""
-    clock: dict[str, object] | None = None  # the matches' clock (services/commands/clocks.py)
+    clock: dict[str, Any] | None = None  # the matches' clock (services/commands/clocks.py)
 
 
 class Registered(msgspec.Struct, frozen=True, tag="registered"):
@@ -140,14 +141,14 @@ def table_points(table: Table, tournament: Tournament, results: Results) -> dict
     if ranks is None:
         return None
     others = len(table.players) - 1
-    return {
-        player: sum(
-            (Fraction(1) if ranks[player] < ranks[other] else Fraction(1, 2) if ranks[player] == ranks[other] else 0
-             for other in table.players if other != player),
-            Fraction(0),
-        ) / others
-        for player in table.players
-    }  # fmt: skip
+    return {player: _against(player, table.players, ranks) / others for player in table.players}
+
+
+def _against(player: str, players: tuple[str, ...], ranks: Mapping[str, int]) -> Fraction:
+    """1 for each other seat ranked worse, 1/2 for each tied."""
+    better = sum(ranks[player] < ranks[other] for other in players)
+    tied = sum(ranks[player] == ranks[other] for other in players if other != player)
+    return Fraction(2 * better + tied, 2)
 
 
 def round_over(tournament: Tournament, results: Results) -> bool:
@@ -338,7 +339,7 @@ def _advancing(round_: RoundStarted, tournament: Tournament, results: Results) -
 class Plan(msgspec.Struct, frozen=True):
     """The next round: its tables (players in seat order; their matches yet to be made) and byes."""
 
-    tables: list[tuple[str, ...]]
+    tables: Sequence[tuple[str, ...]]
     byes: list[str]
     bracket: tuple[str, ...] = ()  # elimination: the round's entrants in bracket order ("" for nobody)
 
@@ -373,7 +374,8 @@ def _elimination(tournament: Tournament, results: Results) -> Plan | None:
         bracket = tuple(seeded[s] if s < len(seeded) else "" for s in bracket_positions(size))
     if len(bracket) < 2 or sum(map(bool, bracket)) < 2:
         return None
-    tables, byes = [], []
+    tables: list[tuple[str, ...]] = []
+    byes: list[str] = []
     for i in range(0, len(bracket), 2):
         pair = tuple(p for p in bracket[i : i + 2] if p)
         if len(pair) == 2:

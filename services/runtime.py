@@ -24,6 +24,7 @@ from services.commands.players import Players
 from services.commands.ratings import Ratings
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts
+from services.commands.tournaments import Tournaments
 from services.ops import metrics, signing
 from services.ops.metrics import Metrics
 from services.ops.settings import Settings
@@ -53,6 +54,7 @@ from services.store.quota import QuotaSlots
 from services.store.rate_limits import RateLimits
 from services.store.ratings import RatingBook
 from services.store.seat_entropy import SeatEntropy
+from services.store.tournaments import TournamentBook
 from services.store.unmarked import Unmarked
 from services.store.view_writes import ViewWrites
 
@@ -153,6 +155,13 @@ class Runtime:
         )
         self.seating = Seating(self.players)
         self.ratings = Ratings(RatingBook(wired.events, partitions, wired.events_link))
+        self.tournaments = Tournaments(
+            TournamentBook(wired.events, partitions, self.sweeping, wired.events_link),
+            self.matches,
+            self.folds,
+            self.ratings,
+            listings,
+        )
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -166,6 +175,7 @@ class Runtime:
             seating=self.seating,
             timeouts=self.timeouts,
             ratings=self.ratings,
+            tournaments=self.tournaments,
         )
         self.loop: asyncio.AbstractEventLoop | None = None
         self._archiving: asyncio.Task[None] | None = None
@@ -195,7 +205,12 @@ class Runtime:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         await self.ratings.migrate(game_ids())
-        self.upkeep.start(self.timeouts.sweep)
+        self.upkeep.start(self.sweep)
+
+    async def sweep(self, now: float) -> None:
+        """Every process's periodic duty (the upkeep's): the clocks' and the tournaments' deadlines."""
+        await self.timeouts.sweep(now)
+        await self.tournaments.sweep(now)
 
     def start_archiving(self) -> None:
         """In a worker: archive and evict finished matches, end idle ones (projector/archiver.py)."""

@@ -130,7 +130,7 @@ class Matches:
         clock_option = clocks.option(clock)
         if any(not 0 <= seat < seats for seat in bots):
             raise RulesError("bad_bots", "bots must name seats 0 to {last}", last=seats - 1)
-        lobby = _lobby(seats, bots, open_seats or [], host, private, seat_entropy)
+        lobby = _lobby(seats, bots, open_seats or [], host, private, seat_entropy, set(reserved or {}))
         seed = secrets.token_hex(32)
         # a classic creation hands its creator every seat; with open seats the host holds its own
         # seat only: a bot seat has no token (the service plays it), so no answer can carry one
@@ -266,14 +266,23 @@ class _Lobby:
 
 
 def _lobby(
-    seats: int, bots: list[int], open_seats: list[int], host: str | None, private: bool, seat_entropy: bool
+    seats: int,
+    bots: list[int],
+    open_seats: list[int],
+    host: str | None,
+    private: bool,
+    seat_entropy: bool,
+    reserved: set[int],
 ) -> _Lobby:
-    """Check a creation's open seats: the host (a registered player) keeps exactly one seat."""
+    """Check a creation's open seats: the host (a registered player) keeps exactly one seat; or,
+    hostless, every seat is open and kept for a named player (a tournament's table)."""
     if not open_seats:
         if private:
             raise RulesError("bad_open", "a private match has open seats to invite players to")
         kept = sorted(set(range(seats)) - set(bots))
         return _Lobby((), {kept[0]: host} if host and len(kept) == 1 else {}, None)
+    if host is None and reserved and reserved == set(open_seats) == set(range(seats)) and not private:
+        return _Lobby(tuple(sorted(open_seats)), {}, None)
     if host is None:
         raise RulesError("no_host", "a match with open seats is created with a player token (POST /v1/players)")
     chosen = sorted(set(open_seats))

@@ -31,6 +31,7 @@ from services.commands.matches import Match, Matches
 from services.commands.ratings import Ratings, rated
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts, deserted
+from services.commands.tournaments import Tournaments
 from services.ops import logs, metrics
 from services.store import notices
 from services.store.event_store import ViewsAt
@@ -69,8 +70,10 @@ class Projector:
         seating: Seating | None = None,
         timeouts: Timeouts | None = None,
         ratings: Ratings | None = None,
+        tournaments: Tournaments | None = None,
     ) -> None:
         self.ratings = ratings  # counts each rated match once it has finished
+        self.tournaments = tournaments  # a tournament's table ended: its result recorded, its tournament advanced
         self.seating = seating  # the envelope's players (names, bots, streams, clocks)
         self.timeouts = timeouts  # keeps each clocked match's next deadline
         self.parallel = parallel  # drain jobs at once, at most, when there is a backlog
@@ -199,6 +202,12 @@ class Projector:
                 await self.timeouts.deserted(match, time.time())
             if self.ratings is not None and match.players and (counted := rated(match, folded)) is not None:
                 await self.ratings.record(match.game.id, counted)
+        for match, _, result in finished:
+            if self.tournaments is not None and match.players:
+                try:
+                    await self.tournaments.ended(match, result)
+                except Exception:  # the views are written; the tournament's sweeper advances it soon all the same
+                    log.exception("tournament_advance_failed", match_id=match.id)
         turns = [(match, views, folded.state) for (match, folded), views in zip(moved, written, strict=True)]
         await asyncio.gather(
             *(self._bots(match, views, state) for match, views, state in turns if match.bots or bot_seats(state))

@@ -35,7 +35,7 @@ class TournamentBook:
         (answer,) = await self.link.exchange([["LRANGE", keys.tournament_log(tournament_id), 0, -1]], True)
         return list(reply(answer))
 
-    async def list(self, tournament_id: str, start_at: float) -> None:
+    async def add(self, tournament_id: str, start_at: float) -> None:
         """On the list of tournaments, by start time."""
         key = self.partitions.key(keys.TOURNAMENTS, tournament_id)
         (answer,) = await self.link.exchange([["ZADD", key, repr(start_at), tournament_id]])

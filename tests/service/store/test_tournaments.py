@@ -35,8 +35,8 @@ async def test_results_tables_the_list_and_the_due_set(backend):
     assert await book.of_match("m3") is None
     await book.table("m3", tid)
     assert await book.of_match("m3") == tid
-    await book.list(tid, 200.0)
-    await book.list(other, 100.0)
+    await book.add(tid, 200.0)
+    await book.add(other, 100.0)
     assert await book.page(0, 10) == [other, tid]
     assert await book.page(1, 10) == [tid]
     await book.due.set(tid, 50.0)
