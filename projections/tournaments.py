@@ -156,7 +156,7 @@ def round_over(tournament: Tournament, results: Results) -> bool:
     return last is not None and all(table_points(table, tournament, results) is not None for table in last.tables)
 
 
-class Row(msgspec.Struct):
+class StandingRow(msgspec.Struct):
     rank: int
     player_id: str
     points: float
@@ -169,7 +169,7 @@ class Row(msgspec.Struct):
     withdrawn: bool
 
 
-def standings(tournament: Tournament, results: Results) -> list[Row]:
+def standings(tournament: Tournament, results: Results) -> list[StandingRow]:
     """Every registered player, best first (finished tables only)."""
     points = {player: Fraction(0) for player in tournament.ratings}
     met: dict[str, list[list[str]]] = {player: [] for player in tournament.ratings}  # the others, per table played
@@ -207,7 +207,7 @@ def standings(tournament: Tournament, results: Results) -> list[Row]:
 
     ordered = sorted(tournament.ratings, key=key)
     return [
-        Row(n + 1, player, float(points[player]), float(buchholz[player]), wins[player], len(met[player]),
+        StandingRow(n + 1, player, float(points[player]), float(buchholz[player]), wins[player], len(met[player]),
             byes[player], tournament.ratings[player], reached[player], player in tournament.withdrawn)
         for n, player in enumerate(ordered)
     ]  # fmt: skip

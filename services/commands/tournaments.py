@@ -86,7 +86,7 @@ class TournamentInfo(msgspec.Struct):
     status: str  # registering, running, finished
     players: list[str]  # registered, in order of registration (the withdrawn too)
     withdrawn: dict[str, str]  # player -> why (withdrew, no_show)
-    standings: list[pure.Row]
+    standings: list[pure.StandingRow]
     pairings: list[RoundInfo]
 
 
@@ -220,7 +220,7 @@ class Tournaments:
         kept = await self.book.results(tournament_id)
         return {match_id: msgspec.json.decode(ranks, type=dict[str, int]) for match_id, ranks in kept.items()}
 
-    async def rebuild(self, tournament_id: str) -> list[pure.Row]:
+    async def rebuild(self, tournament_id: str) -> list[pure.StandingRow]:
         """The standings from the logs alone: the tournament's and each table's match's."""
         tournament, _ = await self._read(tournament_id)
         results = {}

@@ -549,6 +549,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tournaments by start time */
+        get: operations["listTournaments"];
+        put?: never;
+        /** Create a tournament (player token): Swiss or single elimination, registering until it starts */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tournament: its standings and every round's pairings */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register (player token), before the first round */
+        post: operations["registerInTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw (player token): out of the rounds to come */
+        post: operations["withdrawFromTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The host starts it now rather than at its start time */
+        post: operations["startTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -881,6 +967,28 @@ export interface components {
             /** @description default "" */
             language?: string;
         };
+        /** NewTournament */
+        NewTournament: {
+            /** @enum {unknown} */
+            game: "heros-tavern" | "tavern-masters" | "mercenaries" | "taverna";
+            /** @description default "swiss" */
+            kind?: string;
+            /** @description default 0 */
+            rounds?: number;
+            /** @description default 2 */
+            seats?: number;
+            /** @description the tables' options: `<game>.Options` of the tournament's game */
+            options?: components["schemas"]["heros-tavern.Options"] | components["schemas"]["tavern-masters.Options"] | components["schemas"]["mercenaries.Options"] | components["schemas"]["taverna.Options"];
+            /** @description default null */
+            start_at?: number | null;
+            /** @description default 0.0 */
+            round_every_s?: number;
+            /** @description default 300.0 */
+            join_s?: number;
+            clock?: components["schemas"]["ClockOption"] | null;
+            /** @description default "" */
+            name?: string;
+        };
         /**
          * OptionInfo
          * @description A match option: the values it takes, its default and what it does.
@@ -945,6 +1053,12 @@ export interface components {
             backlog_s: number;
             workers: number;
         };
+        /** RoundInfo */
+        RoundInfo: {
+            number: number;
+            started: number;
+            tables: components["schemas"]["TableInfo"][];
+        };
         /** SeatInfo */
         SeatInfo: {
             seat: number;
@@ -983,6 +1097,19 @@ export interface components {
             /** @default 0 */
             tiebreak: number;
         };
+        /** StandingRow */
+        StandingRow: {
+            rank: number;
+            player_id: string;
+            points: number;
+            buchholz: number;
+            wins: number;
+            played: number;
+            byes: number;
+            rating: number;
+            reached: number;
+            withdrawn: boolean;
+        };
         /** Started */
         Started: {
             match_id: string;
@@ -996,6 +1123,13 @@ export interface components {
              */
             type: "StreakEnded";
             seat: number;
+        };
+        /** TableInfo */
+        TableInfo: {
+            match_id: string;
+            players: string[];
+            points: number[] | null;
+            absent: string[];
         };
         /**
          * TablePlayer
@@ -1035,6 +1169,40 @@ export interface components {
             forfeit: boolean;
             /** @default greedy */
             bot: string;
+        };
+        /** TournamentInfo */
+        TournamentInfo: {
+            tournament_id: string;
+            name: string;
+            /** @enum {unknown} */
+            game: "heros-tavern" | "tavern-masters" | "mercenaries" | "taverna";
+            kind: string;
+            seats: number;
+            rounds: number;
+            /** @description the tables' options: `<game>.Options` of the tournament's game */
+            options: components["schemas"]["heros-tavern.Options"] | components["schemas"]["tavern-masters.Options"] | components["schemas"]["mercenaries.Options"] | components["schemas"]["taverna.Options"];
+            start_at: number;
+            round_every_s: number;
+            join_s: number;
+            host: string;
+            status: string;
+            players: string[];
+            withdrawn: {
+                [key: string]: string;
+            };
+            standings: components["schemas"]["StandingRow"][];
+            pairings: components["schemas"]["RoundInfo"][];
+        };
+        /** TournamentSummary */
+        TournamentSummary: {
+            tournament_id: string;
+            name: string;
+            game: string;
+            kind: string;
+            start_at: number;
+            status: string;
+            players: number;
+            round: number;
         };
         /** Turn */
         Turn: {
@@ -5526,6 +5694,312 @@ export interface operations {
             };
             /** @description an error */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description tournaments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentSummary"][];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NewTournament"];
+            };
+        };
+        responses: {
+            /** @description TournamentInfo */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TournamentInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    registerInTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TournamentInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    withdrawFromTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TournamentInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TournamentInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

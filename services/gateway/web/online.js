@@ -101,7 +101,8 @@ function openMatches(games, remember, showError) {
   load();
   const timer = setInterval(() => (document.body.contains(list) ? load() : clearInterval(timer)), 3000);
   return h("section#lobby-list.panel", {}, h("h2", {}, _("Open matches")), list,
-    h("p.hint", {}, _("Leaderboards:"), " ", games.map((g) => h("a.board-link", { href: `#/leaderboard/${g.id}` }, g.name)).flatMap((a) => [a, " "])));
+    h("p.hint", {}, _("Leaderboards:"), " ", games.map((g) => h("a.board-link", { href: `#/leaderboard/${g.id}` }, g.name)).flatMap((a) => [a, " "])),
+    h("p.hint", {}, h("a#tournaments-link", { href: "#/tournaments" }, _("Tournaments"))));
 }
 
 // Bot accounts: each with a game to pick and a Challenge button; once the bot accepts, this
