@@ -161,6 +161,7 @@ class Runtime:
             self.folds,
             self.ratings,
             listings,
+            self.players,
         )
         self.projector = Projector(
             self.matches,

@@ -15,6 +15,7 @@ the same from the matches' logs.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from typing import Any
@@ -28,7 +29,7 @@ from projections.tournaments import ELIMINATION, KINDS, Entry, Opened, Registere
 from services.commands import clocks
 from services.commands.folds import Folds
 from services.commands.matches import Match, Matches
-from services.commands.players import Player
+from services.commands.players import Player, Players
 from services.commands.ratings import Ratings
 from services.commands.refused import Refused
 from services.ops import logs
@@ -88,6 +89,7 @@ class TournamentInfo(msgspec.Struct):
     withdrawn: dict[str, str]  # player -> why (withdrew, no_show)
     standings: list[pure.StandingRow]
     pairings: list[RoundInfo]
+    names: dict[str, str]  # player id -> name, of every registered player
 
 
 class TournamentSummary(msgspec.Struct):
@@ -114,9 +116,16 @@ def ranks_of(match: Match, result: Result) -> dict[str, int]:
 
 class Tournaments:
     def __init__(
-        self, book: TournamentBook, matches: Matches, folds: Folds, ratings: Ratings, listings: LobbyListings
+        self,
+        book: TournamentBook,
+        matches: Matches,
+        folds: Folds,
+        ratings: Ratings,
+        listings: LobbyListings,
+        players: Players,
     ) -> None:
         self.book = book
+        self.players = players
         self.matches = matches
         self.folds = folds
         self.ratings = ratings
@@ -197,11 +206,13 @@ class Tournaments:
         tournament, _ = await self._read(tournament_id)
         results = await self.live_results(tournament_id)
         spec = tournament.spec
+        names = await asyncio.gather(*(self.players.name(player) for player in tournament.ratings))
         return TournamentInfo(
             spec.tournament_id, spec.name, spec.game, spec.kind, spec.seats, spec.rounds, spec.options, spec.start_at,
             spec.round_every_s, spec.join_s, spec.host, tournament.status, list(tournament.ratings),
             tournament.withdrawn, pure.standings(tournament, results),
             [_round(round_, tournament, results) for round_ in tournament.rounds],
+            {player: name or "" for player, name in zip(tournament.ratings, names, strict=True)},
         )  # fmt: skip
 
     async def page(self, offset: int, count: int) -> list[TournamentSummary]:

@@ -1192,6 +1192,9 @@ export interface components {
             };
             standings: components["schemas"]["StandingRow"][];
             pairings: components["schemas"]["RoundInfo"][];
+            names: {
+                [key: string]: string;
+            };
         };
         /** TournamentSummary */
         TournamentSummary: {

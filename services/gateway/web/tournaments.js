@@ -61,6 +61,7 @@ export async function showTournament(app, id, showError) {
       showError(error);
     }
   };
+  const name = (id) => t.names[id] || id;
   const registered = player && t.players.includes(player.id) && !(player.id in t.withdrawn);
   const buttons = [];
   if (player && t.status === "registering" && !registered) buttons.push(h("button#register-tournament.primary", { onclick: act("register") }, _("Register")));
@@ -72,10 +73,10 @@ export async function showTournament(app, id, showError) {
   h("div#error.error", { hidden: true }), h("p", {}, ...buttons),
   h("table#standings.panel", {}, h("tr", {}, heads.map((text) => h("th", {}, text))),
     t.standings.map((r) => h("tr", {}, h("td", {}, number(r.rank)),
-      h("td", {}, r.player_id, r.withdrawn ? h("span.badge", {}, _("withdrawn")) : null),
+      h("td", {}, name(r.player_id), r.withdrawn ? h("span.badge", {}, _("withdrawn")) : null),
       h("td", {}, points(r.points)), h("td", {}, points(r.buchholz)), h("td", {}, number(r.wins)), h("td", {}, number(r.played))))),
   ...t.pairings.slice().reverse().map((round) => h("section.panel", {}, h("h2", {}, _("Round {number}", { number: round.number })),
-    h("ul", {}, round.tables.map((table) => h("li", {}, table.match_id ? table.players.join(" – ") : _("{player}: bye", { player: table.players[0] }),
+    h("ul", {}, round.tables.map((table) => h("li", {}, table.match_id ? table.players.map(name).join(" – ") : _("{player}: bye", { player: name(table.players[0]) }),
       table.points ? ` (${table.points.map(points).join(" – ")})` : "",
       player && table.match_id && !table.points && table.players.includes(player.id)
         ? h("button.join", { onclick: take(table.match_id) }, _("Play my table")) : null))))));
