@@ -199,7 +199,7 @@ class Tournaments:
             raise Refused("forbidden", "not_host", "only the tournament's host starts it")
         if tournament.rounds or tournament.ended:
             raise Refused("conflict", "tournament_started", "this tournament has started")
-        await self.advance(tournament_id, time.time(), start=True)
+        await self._look_again(tournament_id, await self.advance(tournament_id, time.time(), start=True))
         return await self.info(tournament_id)
 
     async def info(self, tournament_id: str) -> TournamentInfo:
@@ -253,18 +253,21 @@ class Tournaments:
             return
         await self.book.record(tournament_id, match.id, _encoder.encode(ranks_of(match, result)))
         log.info("tournament_table_ended", tournament=tournament_id, match_id=match.id)
-        await self.advance(tournament_id, time.time())
+        await self._look_again(tournament_id, await self.advance(tournament_id, time.time()))
 
     async def sweep(self, now: float, batch: int = 20) -> int:
         """Advance the tournaments of this process's share that are due; how many were looked at."""
         due = await self.book.due.due(now, batch)
         for tournament_id in due:
-            after = await self.advance(tournament_id, now)
-            if after is None:
-                await self.book.due.drop(tournament_id)
-            else:
-                await self.book.due.set(tournament_id, after)
+            await self._look_again(tournament_id, await self.advance(tournament_id, now))
         return len(due)
+
+    async def _look_again(self, tournament_id: str, at: float | None) -> None:
+        """The sweepers look at the tournament next at ``at`` (None: never, it is over)."""
+        if at is None:
+            await self.book.due.drop(tournament_id)
+        else:
+            await self.book.due.set(tournament_id, at)
 
     async def advance(self, tournament_id: str, now: float, start: bool = False) -> float | None:
         """Whatever is due now: the first round, the no-shows, the next round, the end. When to look

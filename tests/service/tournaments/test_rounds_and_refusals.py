@@ -94,6 +94,7 @@ async def test_a_seat_never_taken_is_a_no_show(app, api):
     await came.join(table["match_id"])
     # before join_s, nothing; after it, the table is the no-show's loss and its opponent's win
     runtime = app.state.runtime
+    assert await runtime.tournaments.book.due.of(tournament_id) <= time.time() + 60  # the sweepers look by then
     await runtime.tournaments.advance(tournament_id, time.time())
     assert (await api.get(f"/v1/tournaments/{tournament_id}")).json()["pairings"][0]["tables"] == first
     await runtime.tournaments.advance(tournament_id, time.time() + 61)
@@ -128,3 +129,23 @@ async def test_a_seat_taken_but_never_played_forfeits_on_its_clock(app, api):
     (scored,) = info["pairings"][0]["tables"]
     assert sorted(scored["points"]) == [0.0, 1.0]
     assert info["standings"][0]["reached"] == 2 and info["standings"][0]["wins"] == 1
+
+
+async def test_on_a_schedule_the_next_round_waits_for_its_time(app, api):
+    people = [await Person(api).register(name) for name in ("Ann", "Ben", "Cat")]
+    start = time.time()
+    tournament_id = await tournament(
+        people[0], game="mercenaries", rounds=2, join_s=60, round_every_s=3600, start_at=start
+    )
+    for person in people:
+        await act(person, tournament_id, "register")
+    await act(people[0], tournament_id, "start")
+    runtime = app.state.runtime
+    # nobody comes to round 1's table: it is over once join_s has passed, round 2 is due an hour after the start
+    assert await runtime.tournaments.advance(tournament_id, start + 61) == start + 3600
+    info = (await api.get(f"/v1/tournaments/{tournament_id}")).json()
+    assert len(info["pairings"]) == 1 and len(info["withdrawn"]) == 2
+    await runtime.tournaments.advance(tournament_id, start + 3601)
+    # the two no-shows withdrawn, one player is left: no round 2, the tournament is over
+    info = await settled(api, app, tournament_id, "finished")
+    assert len(info["pairings"]) == 1
