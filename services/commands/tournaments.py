@@ -328,8 +328,8 @@ class Tournaments:
             if not table.match_id or table.match_id in tournament.no_shows:
                 continue
             match = await self.matches.get(table.match_id)
-            if match is not None and match.lobby != "open":
-                continue  # started (or closed by the lobby only after join_s: its seats are what they were)
+            if match is not None and match.lobby in ("started", ""):
+                continue  # open still, or closed by the lobby as waiting too long: its seats are who came
             came = set(match.players.values()) if match is not None else set()
             absent = tuple(player for player in table.players if player not in came)
             entries.append(pure.NoShow(table.match_id, absent, now))

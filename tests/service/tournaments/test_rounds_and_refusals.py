@@ -11,6 +11,7 @@ import time
 import msgspec
 import pytest
 
+from tests.service.contract.published import Published
 from tests.service.online.lobby_client import Person
 
 pytestmark = pytest.mark.anyio
@@ -43,6 +44,30 @@ async def settled(api, app, tournament_id: str, status: str) -> dict:
             return info
         await asyncio.sleep(0.01)
     raise AssertionError(f"the tournament never reached {status}")
+
+
+async def test_every_answer_is_as_the_published_schema_says(app, api):
+    """Each tournament endpoint's answers, errors too, against /openapi.json (closed: no field it does not declare)."""
+    published = Published((await api.get("/openapi.json")).json())
+    people = [await Person(api).register(name) for name in ("Ann", "Ben", "Cat")]
+    created = await people[0].call("POST", "/v1/tournaments", {"game": "mercenaries", "rounds": 2, "name": "Cup"})
+    published.answer("post", "/v1/tournaments", 201, created.json())
+    tournament_id, one = created.json()["tournament_id"], "/v1/tournaments/{tournament_id}"
+    for person in people:
+        published.answer("post", one + "/register", 200, await act(person, tournament_id, "register"))
+    published.answer("post", one + "/register", 409, await act(people[1], tournament_id, "register", 409))
+    published.answer("post", one + "/withdraw", 200, await act(people[2], tournament_id, "withdraw"))
+    await act(people[2], tournament_id, "register")
+    published.answer("post", one + "/start", 200, await act(people[0], tournament_id, "start"))
+    await app.state.runtime.tournaments.advance(tournament_id, time.time() + 400)  # the table's no-shows
+    info = (await api.get(f"/v1/tournaments/{tournament_id}")).json()
+    assert len(info["pairings"]) == 1 and info["pairings"][0]["tables"][0]["points"] == [0.0, 0.0]
+    published.answer("get", one, 200, info)
+    published.answer("get", "/v1/tournaments", 200, (await api.get("/v1/tournaments")).json())
+    published.answer("get", one, 404, (await api.get("/v1/tournaments/nope")).json())
+    published.answer("post", "/v1/tournaments", 401, (await api.post("/v1/tournaments", json={})).json())
+    refused = await people[0].call("POST", "/v1/tournaments", {"game": "taverna", "rounds": 99})
+    published.answer("post", "/v1/tournaments", 422, refused.json())
 
 
 async def test_registration_withdrawal_and_their_refusals(api):
