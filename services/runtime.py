@@ -162,6 +162,7 @@ class Runtime:
             self.ratings,
             listings,
             self.players,
+            player_events,
         )
         self.projector = Projector(
             self.matches,

@@ -1,6 +1,6 @@
-"""What a player's event stream carries besides challenges (docs/bots.md): its matches started
-(kept on the player's events), and, made by the stream itself from the seat's views, its turns
-and its matches' ends. Each ``type`` is its SSE ``event:`` name."""
+"""What a player's event stream carries besides challenges (docs/bots.md): its matches started and
+its tournaments' tables (kept on the player's events), and, made by the stream itself from the
+seat's views, its turns and its matches' ends. Each ``type`` is its SSE ``event:`` name."""
 
 from __future__ import annotations
 
@@ -13,6 +13,16 @@ class MatchStarted(msgspec.Struct, tag="match_started"):
     match_id: str
     game: str
     seat: int  # the player's: its token is the one its join (or its challenge's accept) answered
+
+
+class TournamentTable(msgspec.Struct, tag="tournament_table"):
+    """A round of a tournament started with a table for the player (docs/tournaments.md)."""
+
+    tournament_id: str
+    round: int
+    match_id: str
+    game: str
+    seat: int  # kept for the player: it takes it with POST /v1/matches/{match_id}/join
 
 
 class Turn(msgspec.Struct, tag="turn"):

@@ -29,11 +29,14 @@ from projections.tournaments import ELIMINATION, KINDS, Entry, Opened, Registere
 from services.commands import clocks
 from services.commands.folds import Folds
 from services.commands.matches import Match, Matches
+from services.commands.player_events import TournamentTable
+from services.commands.player_events import encode as encode_event
 from services.commands.players import Player, Players
 from services.commands.ratings import Ratings
 from services.commands.refused import Refused
 from services.ops import logs
 from services.store.lobby import LobbyListings
+from services.store.player_events import PlayerEvents
 from services.store.tournaments import TournamentBook
 
 log = logs.get("tavern.tournaments")
@@ -123,8 +126,10 @@ class Tournaments:
         ratings: Ratings,
         listings: LobbyListings,
         players: Players,
+        events: PlayerEvents,
     ) -> None:
         self.book = book
+        self.events = events  # each player's: a round's table is announced there
         self.players = players
         self.matches = matches
         self.folds = folds
@@ -302,6 +307,10 @@ class Tournaments:
             entry = RoundStarted(number, now, tuple(tables), planned.bracket)
             if await self.book.append(tournament_id, length, [encode(entry)]):
                 log.info("tournament_round", tournament=tournament_id, round=number, tables=len(planned.tables))
+                for table in tables:
+                    for seat, player in enumerate(table.players if table.match_id else ()):
+                        told = TournamentTable(tournament_id, number, table.match_id, spec.game, seat)
+                        await self.events.push(player, encode_event(told))
                 return now + min(LOOK_AGAIN_S, spec.join_s)
         raise Refused("conflict", "contention", "the tournament changed under every attempt; send it again")
 

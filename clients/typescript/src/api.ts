@@ -1207,6 +1207,19 @@ export interface components {
             players: number;
             round: number;
         };
+        /**
+         * TournamentTable
+         * @description A round of a tournament started with a table for the player (docs/tournaments.md).
+         */
+        TournamentTable: {
+            /** @enum {unknown} */
+            type: "tournament_table";
+            tournament_id: string;
+            round: number;
+            match_id: string;
+            game: string;
+            seat: number;
+        };
         /** Turn */
         Turn: {
             /** @enum {unknown} */
@@ -5674,7 +5687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"];
+                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["TournamentTable"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"];
                 };
             };
             /** @description an error */

@@ -6,6 +6,7 @@ live ones each time."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import msgspec
@@ -116,6 +117,11 @@ async def test_a_seat_never_taken_is_a_no_show(app, api):
     first = (await act(people[0], tournament_id, "start"))["pairings"][0]["tables"]
     table = next(t for t in first if t["match_id"])
     came, absent = (next(p for p in people if p.id == player) for player in table["players"])
+    told = [json.loads(raw) for _, raw in await app.state.runtime.challenges.events(absent.id, "0-0", 10)]
+    assert told == [
+        {"type": "tournament_table", "tournament_id": tournament_id, "round": 1, "match_id": table["match_id"],
+         "game": "mercenaries", "seat": 1},
+    ]  # fmt: skip
     await came.join(table["match_id"])
     # before join_s, nothing; after it, the table is the no-show's loss and its opponent's win
     runtime = app.state.runtime
