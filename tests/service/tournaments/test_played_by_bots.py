@@ -118,3 +118,12 @@ async def test_an_8_player_elimination_of_mercenaries(app, api):
     assert winner["reached"] == 4 and winner["wins"] == 3
     finalist = final["standings"][1]
     assert set(final["pairings"][2]["tables"][0]["players"]) == {winner["player_id"], finalist["player_id"]}
+
+
+async def test_a_swiss_at_tables_of_three(app, api):
+    final = await run(api, app, 4, game="heros-tavern", kind="swiss", seats=3, rounds=2)
+    for round_ in final["pairings"]:  # a table of three and a bye, each round to another player
+        assert sorted(len(t["players"]) for t in round_["tables"]) == [1, 3]
+    byes = [next(t["players"][0] for t in r["tables"] if not t["match_id"]) for r in final["pairings"]]
+    assert len(set(byes)) == 2
+    assert sum(row["points"] for row in final["standings"]) == 2 * (1 + 1.5)  # a table's three share 1.5, a bye 1
