@@ -279,7 +279,7 @@ def _tournament_paths(components: dict[str, Any]) -> dict[str, Any]:
                 "Create a tournament (player token): Swiss or single elimination, registering until it starts",
                 "TournamentInfo",
                 "201",
-                (400, 401, 422),
+                (400, 401, 422, 429),
                 requestBody=_json(_ref("NewTournament")),
                 **player,
             ),

@@ -17,6 +17,7 @@ from services.gateway import answers
 from services.gateway.access import by_rule
 from services.gateway.endpoints import int_query, json_body, json_response, runtime_of
 from services.gateway.online import PAGE_MAX, caller
+from services.gateway.rate_limit import address_of
 
 
 async def _done(request: Request, act: Any, status: int = 200) -> Response:
@@ -32,6 +33,8 @@ async def _done(request: Request, act: Any, status: int = 200) -> Response:
 
 
 async def create(request: Request) -> Response:
+    """A creation: at the creations' rate (per address and per player token), as a match's."""
+    await request.app.state.rate.creates(address_of(request.scope), None, request.headers.get("authorization"))
     asked = await json_body(request, NewTournament)
 
     async def act(tournaments: Tournaments, player: Player) -> Any:

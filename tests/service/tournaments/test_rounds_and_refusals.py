@@ -180,3 +180,15 @@ async def test_on_a_schedule_the_next_round_waits_for_its_time(app, api):
     # the two no-shows withdrawn, one player is left: no round 2, the tournament is over
     info = await settled(api, app, tournament_id, "finished")
     assert len(info["pairings"]) == 1
+
+
+async def test_creating_tournaments_counts_as_creating_at_the_creations_rate(app, api):
+    ann = await Person(api).register("Ann")
+    burst = app.state.runtime.settings.limits.creates_burst
+    for _ in range(burst + 5):
+        answer = await ann.call("POST", "/v1/tournaments", {"game": "taverna", "rounds": 1})
+        if answer.status_code == 429:
+            assert answer.json()["error"]["code"] == "rate_limited"
+            return
+        assert answer.status_code == 201, answer.text
+    raise AssertionError("never refused past the creations' burst")
