@@ -290,8 +290,8 @@ class Tournaments:
                 continue
             results = await self.live_results(tournament_id)
             if tournament.rounds and not pure.round_over(tournament, results):
-                last = tournament.rounds[-1]
-                return min(now + LOOK_AGAIN_S, max(now, last.at + spec.join_s))
+                seated_by = tournament.rounds[-1].at + spec.join_s  # then the no-shows are looked for
+                return min(now + LOOK_AGAIN_S, seated_by) if now < seated_by else now + LOOK_AGAIN_S
             scheduled = spec.start_at + len(tournament.rounds) * spec.round_every_s
             if tournament.rounds and spec.round_every_s and now < scheduled:
                 return scheduled
@@ -315,8 +315,8 @@ class Tournaments:
         raise Refused("conflict", "contention", "the tournament changed under every attempt; send it again")
 
     async def _table(self, tournament: Tournament, players: tuple[str, ...]) -> str:
-        """A table's match: every seat kept for its player, who joins it; not yet listed as the tournament's
-        own until the round is appended (a round lost to another process leaves it to the lobby to close)."""
+        """A table's match: every seat kept for its player, who joins it (if the round is lost to
+        another process, nobody is told of it: the lobby closes it as a match nobody came to)."""
         spec = tournament.spec
         created = await self.matches.create(
             spec.game, len(players), spec.options, [], open_seats=list(range(len(players))),
