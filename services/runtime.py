@@ -29,6 +29,7 @@ from services.commands.players import Players
 from services.commands.ratings import Ratings
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts
+from services.commands.tournaments import Tournaments
 from services.ops import metrics, signing
 from services.ops.metrics import Metrics
 from services.ops.settings import DEFAULT_VAPID_KEY, Settings
@@ -65,6 +66,7 @@ from services.store.quota import QuotaSlots
 from services.store.rate_limits import RateLimits
 from services.store.ratings import RatingBook
 from services.store.seat_entropy import SeatEntropy
+from services.store.tournaments import TournamentBook
 from services.store.unmarked import Unmarked
 from services.store.view_writes import ViewWrites
 
@@ -195,6 +197,15 @@ class Runtime:
             settings.notify_retry_s,
         )
         self.notifier.jobs = DeliveryJobs(wired.notify_rq, jobs.deliver_job)
+        self.tournaments = Tournaments(
+            TournamentBook(wired.events, partitions, self.sweeping, wired.events_link),
+            self.matches,
+            self.folds,
+            self.ratings,
+            listings,
+            self.players,
+            player_events,
+        )
         self.projector = Projector(
             self.matches,
             self.folds,
@@ -210,6 +221,7 @@ class Runtime:
             ratings=self.ratings,
             inbox=self.inbox,
             notifier=self.notifier,
+            tournaments=self.tournaments,
         )
         self._delivering: rq_workers.ThreadWorker | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -249,10 +261,12 @@ class Runtime:
 
     async def duty(self, now: float) -> None:
         """Every process's part in its upkeep's sweep, each second: the clocks' deadlines, the
-        matchmaker's tables, the notifications due (hibernation, where it is on, is a duty of its own)."""
+        matchmaker's tables, the notifications due, the tournaments' deadlines (hibernation, where it
+        is on, is a duty of its own)."""
         await self.timeouts.sweep(now)
         await self.matchmaker.sweep(now)
         await self.notifier.sweep(now)
+        await self.tournaments.sweep(now)
 
     def start_archiving(self) -> None:
         """In a worker: archive and evict finished matches, end idle ones (projector/archiver.py)."""

@@ -21,7 +21,7 @@ from domain.kernel import RulesError
 from services.commands import clocks
 from services.commands.clocks import ClockOption
 from services.commands.matches import Matches
-from services.commands.player_events import MatchFinished, MatchStarted, RematchOffered, Turn, encode
+from services.commands.player_events import MatchFinished, MatchStarted, RematchOffered, TournamentTable, Turn, encode
 from services.commands.players import Player, Players
 from services.commands.refused import Refused
 from services.ops import logs
@@ -95,7 +95,14 @@ class ChallengeCancelled(msgspec.Struct, tag="challenge_cancelled"):
 
 
 PlayerEvent = (
-    ChallengeEvent | ChallengeAccepted | ChallengeDeclined | ChallengeCancelled | MatchStarted | RematchOffered | Turn
+    ChallengeEvent
+    | ChallengeAccepted
+    | ChallengeDeclined
+    | ChallengeCancelled
+    | MatchStarted
+    | RematchOffered
+    | TournamentTable
+    | Turn
     | MatchFinished
 )
 

@@ -279,7 +279,8 @@ def _lobby(
     reserved: set[int],
 ) -> _Lobby:
     """Check a creation's open seats: the host (a registered player) keeps exactly one seat; with
-    no host (the matchmaker's table), every seat but the bots' is open and kept for its player."""
+    no host (the matchmaker's or a tournament's table), every seat but the bots' is open and kept
+    for its player."""
     if not open_seats:
         if private:
             raise RulesError("bad_open", "a private match has open seats to invite players to")

@@ -1,6 +1,7 @@
-"""What a player's event stream carries besides challenges (docs/bots.md): its matches started
-and the rematches offered to it (kept on the player's events), and, made by the stream itself
-from the seat's views, its turns and its matches' ends. Each ``type`` is its SSE ``event:`` name."""
+"""What a player's event stream carries besides challenges (docs/bots.md): its matches started,
+the rematches offered to it and its tournaments' tables (kept on the player's events), and, made
+by the stream itself from the seat's views, its turns and its matches' ends. Each ``type`` is its
+SSE ``event:`` name."""
 
 from __future__ import annotations
 
@@ -20,6 +21,16 @@ class RematchOffered(msgspec.Struct, tag="rematch_offered"):
     rematch: str  # the new one, a seat kept for the player: POST /v1/matches/{match_id}/rematch joins it
     game: str
     by: str  # the player id of whoever asked first
+
+
+class TournamentTable(msgspec.Struct, tag="tournament_table"):
+    """A round of a tournament started with a table for the player (docs/tournaments.md)."""
+
+    tournament_id: str
+    round: int
+    match_id: str
+    game: str
+    seat: int  # kept for the player: it takes it with POST /v1/matches/{match_id}/join
 
 
 class Turn(msgspec.Struct, tag="turn"):

@@ -68,6 +68,7 @@ from services.gateway.schemas import CreateMatch, GameInfo, MatchCreated, Option
 from services.gateway.stream_caps import StreamCaps
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
+from services.gateway.tournaments import ROUTES as TOURNAMENT_ROUTES
 from services.gateway.traffic import Routes, counting
 from services.gateway.ws_endpoint import ws_endpoint
 from services.ops import logs
@@ -329,6 +330,7 @@ ROUTES = [
     *BOT_ROUTES,
     *CHAT_ROUTES,
     *MATCHMAKING_ROUTES,
+    *TOURNAMENT_ROUTES,
     Route("/healthz", health.healthz),
     Route("/livez", health.livez),
     Route("/readyz", health.readyz),

@@ -12,6 +12,7 @@ from services.commands.challenges import Accepted, Answered, Challenge, NewChall
 from services.commands.inbox import InboxPage
 from services.commands.lobby import Joined, Left, LobbyPage, Started
 from services.commands.matchmaker import MatchFound, NewTicket, Ticket, TicketLapsed
+from services.commands.tournaments import NewTournament, TournamentInfo, TournamentSummary
 from services.gateway.bots import BotsPage
 from services.gateway.contract import REF, any_of_games
 from services.gateway.online import (
@@ -39,6 +40,7 @@ TYPES = [
 ]
 BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent, MatchFound, TicketLapsed, InboxPage]
 MATCHMAKING_TYPES = [NewTicket, Ticket]
+TOURNAMENT_TYPES = [NewTournament, TournamentInfo, TournamentSummary]
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
@@ -111,12 +113,20 @@ OPERATION_IDS = {
     ("/v1/matchmaking/tickets/{ticket_id}", "delete"): "cancelTicket",
     ("/v1/players/me/inbox", "get"): "getInbox",
     ("/v1/players/me/inbox/stream", "get"): "streamInbox",
+    ("/v1/tournaments", "post"): "createTournament",
+    ("/v1/tournaments", "get"): "listTournaments",
+    ("/v1/tournaments/{tournament_id}", "get"): "getTournament",
+    ("/v1/tournaments/{tournament_id}/register", "post"): "registerInTournament",
+    ("/v1/tournaments/{tournament_id}/withdraw", "post"): "withdrawFromTournament",
+    ("/v1/tournaments/{tournament_id}/start", "post"): "startTournament",
 }
 
 
 def paths(components: dict[str, Any]) -> dict[str, Any]:
     """The online-play paths, each operation named; their messages' schemas are added to ``components``."""
-    declared = _paths(components) | _bot_paths(components) | _matchmaking_paths(components)
+    declared = (
+        _paths(components) | _bot_paths(components) | _matchmaking_paths(components) | _tournament_paths(components)
+    )
     for (path, method), name in OPERATION_IDS.items():
         declared[path][method]["operationId"] = name
     return declared
@@ -303,5 +313,55 @@ def _matchmaking_paths(components: dict[str, Any]) -> dict[str, Any]:
                 **ticket,
             ),
             "delete": _op("Its player takes it back", "Ticket", "200", (401, 404, 409), **ticket),
+        },
+    }
+
+
+def _tournament_paths(components: dict[str, Any]) -> dict[str, Any]:
+    """Tournaments' paths (docs/tournaments.md)."""
+    _, own = msgspec.json.schema_components(TOURNAMENT_TYPES, ref_template=REF + "{name}")
+    for name in ("NewTournament", "TournamentInfo"):
+        _typed_game(own[name], "the tables' options: `<game>.Options` of the tournament's game")
+    own["NewTournament"]["properties"]["clock"] = {"anyOf": [_ref("ClockOption"), {"type": "null"}]}
+    components.update(own)
+    player: dict[str, Any] = {"security": [{"bearer": []}]}
+    one = {"parameters": [_path("tournament_id")]}
+    page = [
+        {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+    ]
+    listed = {"type": "array", "items": _ref("TournamentSummary")}
+    acts = {
+        "register": "Register (player token), before the first round",
+        "withdraw": "Withdraw (player token): out of the rounds to come",
+        "start": "The host starts it now rather than at its start time",
+    }
+    return {
+        "/v1/tournaments": {
+            "post": _op(
+                "Create a tournament (player token): Swiss or single elimination, registering until it starts",
+                "TournamentInfo",
+                "201",
+                (400, 401, 422, 429),
+                requestBody=_json(_ref("NewTournament")),
+                **player,
+            ),
+            "get": {
+                "summary": "Tournaments by start time",
+                "parameters": page,
+                "responses": {
+                    "200": {"description": "tournaments", **_json(listed)},
+                    "400": {"description": "an error", **_json(_ref("ErrorBody"))},
+                },
+            },
+        },
+        "/v1/tournaments/{tournament_id}": {
+            "get": _op("A tournament: its standings and every round's pairings", "TournamentInfo", "200", (404,), **one)
+        },
+        **{
+            f"/v1/tournaments/{{tournament_id}}/{act}": {
+                "post": _op(summary, "TournamentInfo", "200", (401, 403, 404, 409), **one, **player)
+            }
+            for act, summary in acts.items()
         },
     }

@@ -34,6 +34,7 @@ from services.commands.notifications import Notifier
 from services.commands.ratings import Ratings, rated
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts, deserted
+from services.commands.tournaments import Tournaments
 from services.ops import logs, metrics
 from services.projector.turns import seats_turned_due
 from services.store import notices
@@ -75,12 +76,14 @@ class Projector:
         ratings: Ratings | None = None,
         inbox: Inbox | None = None,
         notifier: Notifier | None = None,
+        tournaments: Tournaments | None = None,
     ) -> None:
         self.notifier = notifier  # tells registered players of their turns, ends and clocks
         self.ratings = ratings  # counts each rated match once it has finished
         self.inbox = inbox  # each registered player's matches, its turn or not
         # match id -> its turns at the version this process last projected (a miss writes them again)
         self._seen_turns: dict[str, seat_turns.Turns] = {}
+        self.tournaments = tournaments  # a tournament's table ended: its result recorded, its tournament advanced
         self.seating = seating  # the envelope's players (names, bots, streams, clocks)
         self.timeouts = timeouts  # keeps each clocked match's next deadline
         self.parallel = parallel  # drain jobs at once, at most, when there is a backlog
@@ -212,6 +215,12 @@ class Projector:
             await self._turns(match, folded)
             if self.notifier is not None and match.players:
                 await self._notify(self.notifier, match, folded)
+        for match, _, result in finished:
+            if self.tournaments is not None and match.players:
+                try:
+                    await self.tournaments.ended(match, result)
+                except Exception:  # the views are written; the tournament's sweeper advances it soon all the same
+                    log.exception("tournament_advance_failed", match_id=match.id)
         turns = [(match, views, folded.state) for (match, folded), views in zip(moved, written, strict=True)]
         await asyncio.gather(
             *(self._bots(match, views, state) for match, views, state in turns if match.bots or bot_seats(state))

@@ -304,3 +304,23 @@ def turns(match_id: str) -> str:
     """Hash: seat -> the version at which it last turned due (services/commands/notifications.py);
     lapses by itself (not among the match's keys evicted with it)."""
     return f"turns:{{{match_id}}}"
+
+
+# Tournaments (services/store/tournaments.py): a tournament's keys share its hash tag ``{ID}``
+def tournament_log(tournament_id: str) -> str:
+    """List: the tournament's own log (JSON entries, projections/tournaments.py), appended by tournament.lua."""
+    return f"tournament:{{{tournament_id}}}:log"
+
+
+def tournament_results(tournament_id: str) -> str:
+    """Hash: match id -> its players' ranks (JSON), as each table's match ended: the live standings' input."""
+    return f"tournament:{{{tournament_id}}}:results"
+
+
+def match_tournament(match_id: str) -> str:
+    """String, beside the match's keys: the tournament whose table the match is."""
+    return f"match:{{{match_id}}}:tournament"
+
+
+TOURNAMENTS = "tournaments"  # a family of partitions: tournament id -> its start time (the list)
+TOURNAMENTS_DUE = "tournaments_due"  # a family of partitions: tournament id -> when the sweepers look at it next

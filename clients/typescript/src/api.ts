@@ -618,6 +618,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tournaments by start time */
+        get: operations["listTournaments"];
+        put?: never;
+        /** Create a tournament (player token): Swiss or single elimination, registering until it starts */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tournament: its standings and every round's pairings */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register (player token), before the first round */
+        post: operations["registerInTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw (player token): out of the rounds to come */
+        post: operations["withdrawFromTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The host starts it now rather than at its start time */
+        post: operations["startTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{match_id}/chat": {
         parameters: {
             query?: never;
@@ -1297,6 +1383,28 @@ export interface components {
             /** @description default null */
             bots_after_s?: number | null;
         };
+        /** NewTournament */
+        NewTournament: {
+            /** @enum {unknown} */
+            game: "heros-tavern" | "tavern-masters" | "mercenaries" | "taverna";
+            /** @description default "swiss" */
+            kind?: string;
+            /** @description default 0 */
+            rounds?: number;
+            /** @description default 2 */
+            seats?: number;
+            /** @description the tables' options: `<game>.Options` of the tournament's game */
+            options?: components["schemas"]["heros-tavern.Options"] | components["schemas"]["tavern-masters.Options"] | components["schemas"]["mercenaries.Options"] | components["schemas"]["taverna.Options"];
+            /** @description default null */
+            start_at?: number | null;
+            /** @description default 0.0 */
+            round_every_s?: number;
+            /** @description default 300.0 */
+            join_s?: number;
+            clock?: components["schemas"]["ClockOption"] | null;
+            /** @description default "" */
+            name?: string;
+        };
         /**
          * NotificationChoices
          * @description Each kind (turn, ended, time_low) and channel (webhook, push): on or off; left out: unchanged.
@@ -1490,6 +1598,12 @@ export interface components {
         Reports: {
             reports: components["schemas"]["StoredReport"][];
         };
+        /** RoundInfo */
+        RoundInfo: {
+            number: number;
+            started: number;
+            tables: components["schemas"]["TableInfo"][];
+        };
         /** Say */
         Say: {
             text: string;
@@ -1534,6 +1648,19 @@ export interface components {
             /** @default 0 */
             tiebreak: number;
         };
+        /** StandingRow */
+        StandingRow: {
+            rank: number;
+            player_id: string;
+            points: number;
+            buchholz: number;
+            wins: number;
+            played: number;
+            byes: number;
+            rating: number;
+            reached: number;
+            withdrawn: boolean;
+        };
         /** Started */
         Started: {
             match_id: string;
@@ -1552,6 +1679,13 @@ export interface components {
              */
             type: "StreakEnded";
             seat: number;
+        };
+        /** TableInfo */
+        TableInfo: {
+            match_id: string;
+            players: string[];
+            points: number[] | null;
+            absent: string[];
         };
         /**
          * TablePlayer
@@ -1631,6 +1765,56 @@ export interface components {
             forfeit: boolean;
             /** @default greedy */
             bot: string;
+        };
+        /** TournamentInfo */
+        TournamentInfo: {
+            tournament_id: string;
+            name: string;
+            /** @enum {unknown} */
+            game: "heros-tavern" | "tavern-masters" | "mercenaries" | "taverna";
+            kind: string;
+            seats: number;
+            rounds: number;
+            /** @description the tables' options: `<game>.Options` of the tournament's game */
+            options: components["schemas"]["heros-tavern.Options"] | components["schemas"]["tavern-masters.Options"] | components["schemas"]["mercenaries.Options"] | components["schemas"]["taverna.Options"];
+            start_at: number;
+            round_every_s: number;
+            join_s: number;
+            host: string;
+            status: string;
+            players: string[];
+            withdrawn: {
+                [key: string]: string;
+            };
+            standings: components["schemas"]["StandingRow"][];
+            pairings: components["schemas"]["RoundInfo"][];
+            names: {
+                [key: string]: string;
+            };
+        };
+        /** TournamentSummary */
+        TournamentSummary: {
+            tournament_id: string;
+            name: string;
+            game: string;
+            kind: string;
+            start_at: number;
+            status: string;
+            players: number;
+            round: number;
+        };
+        /**
+         * TournamentTable
+         * @description A round of a tournament started with a table for the player (docs/tournaments.md).
+         */
+        TournamentTable: {
+            /** @enum {unknown} */
+            type: "tournament_table";
+            tournament_id: string;
+            round: number;
+            match_id: string;
+            game: string;
+            seat: number;
         };
         /** Turn */
         Turn: {
@@ -6126,7 +6310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["RematchOffered"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchFound"] | components["schemas"]["TicketLapsed"];
+                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["RematchOffered"] | components["schemas"]["TournamentTable"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchFound"] | components["schemas"]["TicketLapsed"];
                 };
             };
             /** @description an error */
@@ -6394,6 +6578,321 @@ export interface operations {
             };
             /** @description an error */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description tournaments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentSummary"][];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NewTournament"];
+            };
+        };
+        responses: {
+            /** @description TournamentInfo */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TournamentInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    registerInTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TournamentInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    withdrawFromTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TournamentInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TournamentInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentInfo"];
+                };
+            };
+            /** @description an error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

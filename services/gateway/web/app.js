@@ -9,6 +9,7 @@ import { chatPanel } from "./chat.js";
 import * as i18n from "./i18n.js";
 import { N_, _, n_ } from "./i18n.js";
 import * as online from "./online.js";
+import * as tournaments from "./tournaments.js";
 import * as generic from "./tables/generic.js";
 import { Context, closeMenus, closeStaleMenus, decorate, h, home, humanise, movesBar, useContent } from "./ui.js";
 
@@ -582,6 +583,8 @@ async function route() {
     else if (parts[0] === "invite" && parts[1]) await online.showInvite(app, parts[1], decodeURIComponent(parts[2] || ""), remember, showError);
     else if (parts[0] === "leaderboard" && parts[1]) await online.showLeaderboard(app, parts[1], await gameList());
     else if (parts[0] === "inbox") leave = online.showInbox(app, saved, showError);
+    else if (parts[0] === "tournaments") await tournaments.showTournaments(app, await gameList(), showError);
+    else if (parts[0] === "tournament" && parts[1]) await tournaments.showTournament(app, parts[1], showError);
     else await showLobby(gen);
   } catch (error) {
     showError(error);

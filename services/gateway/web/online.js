@@ -130,7 +130,8 @@ function openMatches(games, remember, known, showError) {
   load();
   const timer = setInterval(() => (document.body.contains(list) ? load() : clearInterval(timer)), 3000);
   return h("section#lobby-list.panel", {}, h("h2", {}, _("Open matches")), list,
-    h("p.hint", {}, _("Leaderboards:"), " ", games.map((g) => h("a.board-link", { href: `#/leaderboard/${g.id}` }, g.name)).flatMap((a) => [a, " "])));
+    h("p.hint", {}, _("Leaderboards:"), " ", games.map((g) => h("a.board-link", { href: `#/leaderboard/${g.id}` }, g.name)).flatMap((a) => [a, " "])),
+    h("p.hint", {}, h("a#tournaments-link", { href: "#/tournaments" }, _("Tournaments"))));
 }
 
 // Play now (docs/matchmaking.md): a ticket for a game; polled (which keeps it from lapsing) until
