@@ -19,6 +19,7 @@ can recompute every outcome. The derivation is versioned: a change gets a new na
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -72,3 +73,28 @@ class Rng:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+_FLOATS = struct.Struct(">32Q")
+
+
+class Floats:
+    """Uniform floats in [0, 1) from one seed, derivation ``tavern-floats/1``: block k is
+    SHAKE-128("tavern-floats/1|{seed}|{k}") read as 32 big-endian 64-bit integers, each over 2**64.
+    For a bot's playouts, which draw thousands a move (the rules draw with ``Rng``): the same seed
+    always gives the same floats, on every platform."""
+
+    __slots__ = ("_block", "_left", "_prefix")
+
+    def __init__(self, seed: int | float) -> None:
+        self._prefix = f"tavern-floats/1|{seed!r}|"
+        self._block = 0
+        self._left: list[float] = []
+
+    def random(self) -> float:
+        if not self._left:
+            raw = hashlib.shake_128(f"{self._prefix}{self._block}".encode()).digest(_FLOATS.size)
+            self._block += 1
+            self._left = [word * 5.421010862427522e-20 for word in _FLOATS.unpack(raw)]  # 2**-64
+        return self._left.pop()
+

@@ -15,7 +15,6 @@ always give the same move (the audit of a timed-out seat relies on it)."""
 from __future__ import annotations
 
 import math
-import random as _random
 import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.kernel import Command, Rng, Setup
+from domain.kernel.rng import Floats
 from domain.mercenaries.bot import CarefulBot
 from domain.mercenaries.commands import (
     ATTACK,
@@ -76,7 +76,7 @@ def sample(seen: MercenariesView, rng: Rng, options: Mapping[str, Any]) -> State
     """The simulator's determinization as a state of the rules, ruled by the match's options (what
     tests/kernel/test_search_bot.py checks against the view); the active seat's Gold at dawn is
     taken as its Gold now."""
-    dealt = deal_cards(seen, hidden_cards(seen), _random.Random(rng.below(2**62)).random)
+    dealt = deal_cards(seen, hidden_cards(seen), Floats(rng.below(2**62)).random)
     players = tuple(
         Player(hp=side.hp, gold=side.gold, hand=tuple(hand), deck=tuple(deck), trash=side.trash,
                all_in_used=side.all_in_used,
@@ -116,7 +116,7 @@ def simulator(seen: MercenariesView, options: Mapping[str, Any]) -> Sim:
     return sim
 
 
-def deal(base: Sim, seen: MercenariesView, hidden: list[list[str]], random: _random.Random, turns: int) -> Sim:
+def deal(base: Sim, seen: MercenariesView, hidden: list[list[str]], random: Floats, turns: int) -> Sim:
     """A determinization on the simulator (``deal_cards``), and the dice of ``turns`` turns rolled."""
     sim = base.copy()
     draw = random.random
@@ -206,7 +206,7 @@ class MercenariesSearch:
         candidates = candidates[: self.width]
         if len(candidates) == 1:
             return favourite
-        random = _random.Random(rng.below(2**62))
+        random = Floats(rng.below(2**62))
         base, hidden = simulator(view, self.options), hidden_cards(view)
         playouts = max(2, self.budget // (len(candidates) * (self.horizon + 1)))
         values: list[list[float]] = [[] for _ in candidates]
@@ -215,7 +215,7 @@ class MercenariesSearch:
             seed = random.random()
             for index, move in enumerate(candidates):
                 sim = dealt.copy()
-                sim.random = _random.Random(seed).random  # the same reshuffles for every move
+                sim.random = Floats(seed).random  # the same reshuffles for every move
                 play(sim, move, view)
                 sim.play(self.horizon)
                 values[index].append(worth(sim, seat, view))

@@ -15,12 +15,14 @@ from tests.service.online.lobby_client import Person
 
 pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 KEY = "frontend-key"
-# as deploy/tavern.env sets them, but the create and registration rates: 60 bodies a route are sent
-# from one address at once, and this test is about what a body makes of them, not about rates
-SHIPPED = Limits(api_keys=frozenset({KEY}), create_identity="player", creates_per_s=0)
+# as deploy/tavern.env sets them, but the create and registration rates and the chat's: 60 bodies a
+# route are sent from one address (and one seat) at once, and this test is about what a body makes
+# of them, not about rates
+SHIPPED = Limits(api_keys=frozenset({KEY}), create_identity="player", creates_per_s=0, chat_per_s=0)
 INVALID = [b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\xc0\x80", b"\xf4\x90\x80\x80",
            b"\xe2\x82"]
-FIELDS = [b"name", b"invite", b"entropy", b"game", b"type", b"card", b"bot", b"url", b"secret", b"endpoint"]
+FIELDS = [b"name", b"invite", b"entropy", b"game", b"type", b"card", b"bot", b"url", b"secret", b"endpoint", b"text",
+          b"sender", b"id", b"reason", b"channel", b"kind"]
 
 
 def bodies() -> list[bytes]:
@@ -47,8 +49,15 @@ async def test_invalid_utf8_in_any_body_is_a_400_with_a_stable_code(settings):
             "/v1/challenges": bearer(ben.token),
             "/v1/players/{player_id}/webhooks": bearer(ben.token),
             "/v1/players/{player_id}/push-subscriptions": bearer(ben.token),
+            "/v1/matchmaking/tickets": bearer(ben.token),
+            "/v1/tournaments": bearer(ann.token),
+            "/v1/matches/{match_id}/chat": bearer(playing["seats"][0]["token"]),
+            "/v1/matches/{match_id}/chat/blocks": bearer(playing["seats"][0]["token"]),
+            "/v1/matches/{match_id}/chat/reports": bearer(playing["seats"][0]["token"]),
+            "/v1/matches/{match_id}/chat/removals": {"x-api-key": KEY},
         }
-        match_of = {"/v1/matches/{match_id}/commands": playing, "/v1/matches/{match_id}/entropy": waiting}
+        chat = {path: playing for path in credentials if "/chat" in path}
+        match_of = {"/v1/matches/{match_id}/commands": playing, "/v1/matches/{match_id}/entropy": waiting, **chat}
         spec = (await api.get("/openapi.json")).json()
         routes = [path for path, ops in spec["paths"].items() if "requestBody" in ops.get("post", {})]
         assert sorted(routes) == sorted(credentials), "a new route with a body: give it its caller here"
