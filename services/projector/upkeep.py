@@ -46,6 +46,7 @@ class Upkeep:
         self.run_id: str | None = None  # the Redis run this process's caches were filled from
         self._kicks = [asyncio.Event() for _ in queues]
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
         self._recent: dict[str, float] = {}  # match id -> when this process last appended to it
         self._queue_lost = [False] * len(queues)  # a sweep failed: that instance was down (a failover?)
 
@@ -65,6 +66,9 @@ class Upkeep:
         # job runs (not one per process started: a drain job waits for work through its budget)
 
     def stop(self) -> None:
+        # the flag too: a cancellation that lands in some awaited call of a duty can be lost there
+        # (seen at shutdown: the sweep looping on, and the event loop's closing waiting for it forever)
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
 
@@ -119,7 +123,7 @@ class Upkeep:
         # job to come: once the lease has expired, queue a drain, which puts the match back and
         # projects it again. And a Redis that restarted empties this process's caches. Each queue
         # instance is swept on its own: one being away delays only its own matches.
-        while True:  # the first sweep at once: a job queued for the first command
+        while not self._stopping:  # the first sweep at once: a job queued for the first command
             now = time.time()
             dirty, oldest = 0, now
             for index in range(len(self.queues)):
