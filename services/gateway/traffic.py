@@ -23,10 +23,11 @@ class Routes:
 
     def __init__(self, routes: Sequence[BaseRoute]) -> None:
         self._routes = [(route, label(route.path)) for route in routes if isinstance(route, Route)]
-        # the leaves of /v1/matches/{id}/<leaf>, every read of a match: told without a regex each
-        self._leaves = {
-            name.rpartition("/")[2]: name for _, name in self._routes if name.startswith("/v1/matches/{id}/")
-        }
+        # the leaves of /v1/matches/{id}/<leaf>, every read of a match: told without a regex each (a
+        # deeper path, /v1/matches/{id}/chat/export, is matched as any other: its last word is no leaf)
+        prefix = "/v1/matches/{id}/"
+        leaves = [name for _, name in self._routes if name.startswith(prefix)]
+        self._leaves = {name[len(prefix) :]: name for name in leaves if "/" not in name[len(prefix) :]}
 
     def of(self, scope: Any, leaf: str, match_id: str | None) -> str:
         if match_id is not None and leaf in self._leaves:
