@@ -34,7 +34,7 @@ class Line:
 @dataclass(frozen=True, slots=True)
 class Page:
     lines: list[Line]
-    removed: dict[str, str]  # the id of every line removed (in this channel or the other) -> its removal's id
+    removed: dict[str, str]  # the id of every line of this channel removed -> its removal's id
 
 
 def _fields(flat: list[bytes] | dict[bytes, bytes]) -> dict[str, str]:
@@ -50,6 +50,11 @@ def _lines(entries: list[Any]) -> list[Line]:
         found.append(Line(entry_id.decode(), fields["k"], fields["s"], fields["n"], fields["t"],
                           int(entry_id.split(b"-")[0]), fields.get("r", "")))
     return found
+
+
+def _removed(channel: str, line_id: str) -> str:
+    """A removal's field: the channel with the line, as two channels' streams may give one id (same ms)."""
+    return f"{channel}/{line_id}"
 
 
 class ChatLog:
@@ -68,7 +73,7 @@ class ChatLog:
             return None
         removal = await self._add(match_id, channel, {"k": REMOVED, "s": "moderator", "n": "", "t": reason,
                                                       "r": target})
-        await self.link.exchange([["HSETNX", keys.chat_removed(match_id), target, removal.id]])
+        await self.link.exchange([["HSETNX", keys.chat_removed(match_id), _removed(channel, target), removal.id]])
         return removal
 
     async def line(self, match_id: str, channel: str, line_id: str) -> Line | None:
@@ -89,13 +94,15 @@ class ChatLog:
 
     async def read(self, match_id: str, channel: str, after: str = "0-0", count: int = KEPT) -> Page:
         """Up to ``count`` lines of ``channel`` after the id ``after`` ("0-0": from the oldest kept),
-        oldest first, and the removals of both channels."""
+        oldest first, and the channel's removals."""
         commands: list[list[Any]] = [
             ["XRANGE", keys.chat(match_id, channel), f"({after}", "+", "COUNT", count],
             ["HGETALL", keys.chat_removed(match_id)],
         ]
         entries, removed = (reply(answer) for answer in await self.link.exchange(commands, reads=True))
-        return Page(_lines(entries), _fields(removed))
+        mark = _removed(channel, "")
+        return Page(_lines(entries), {field[len(mark):]: removal for field, removal in _fields(removed).items()
+                                      if field.startswith(mark)})
 
     async def block(self, match_id: str, blocker: str, sender: str, blocked: bool) -> None:
         field = f"{blocker}>{sender}"
