@@ -133,6 +133,10 @@ async def _serve(
         listener.wake.set()
         views.cancel()
         hub.detach(match.id, listener)
+        if backlog.unsent():
+            # gone with bytes it never took: most often failed by the WebSocket's own ping timeout, whose
+            # close leaves them to the kernel, which keeps the connection up while the client reads nothing
+            backlog.cut()
 
 
 async def _views(hub: Hub, match_id: str, listener: Listener, sent: int, frames: Frames, backlog: Backlog) -> None:
