@@ -72,8 +72,13 @@ def run(settings: Settings) -> int:
         runtime.stop_jobs()
         stop.set()
 
+    def take_signals() -> None:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, stop_soon)
+
+    take_signals()  # until an RQ worker installs its own, and between two (a default SIGTERM kills)
     pause = 0.5
-    while True:
+    while not stop.is_set():
         began = time.monotonic()
         worker = None
         try:
@@ -85,9 +90,7 @@ def run(settings: Settings) -> int:
             log.warning("worker_lost_redis", error=str(problem))
         if worker is not None and worker.stop_requested:
             break
-        # RQ quit on an error; between two RQ workers the signals are ours
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, stop_soon)
+        take_signals()  # RQ quit on an error
         pause = 0.5 if time.monotonic() - began > 30 else min(pause * 2, 8.0)
         log.warning("worker_restarting", after_s=pause)
         if stop.wait(pause):

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rq import Queue, SimpleWorker
+from rq.exceptions import StopRequested
 from rq.timeouts import TimerDeathPenalty
 
 from services.ops import logs, stopping
@@ -53,6 +54,19 @@ class ResidentWorker(SimpleWorker):
     @property
     def dequeue_timeout(self) -> int:
         return self.dequeue_s
+
+    def bootstrap(self, *args: Any, **kwargs: Any) -> None:
+        # RQ registers the worker before it installs its signal handlers: a SIGTERM sent once it shows
+        # as registered (a supervisor's, a test's) must already find them
+        self._install_signal_handlers()  # type: ignore[no-untyped-call]
+        super().bootstrap(*args, **kwargs)
+
+    def work(self, *args: Any, **kwargs: Any) -> bool:
+        try:
+            return bool(super().work(*args, **kwargs))
+        except StopRequested:  # the signal came while it started: RQ raises it there, outside its loop
+            self.teardown()
+            return False
 
     def request_stop(self, signum: Any, frame: Any) -> None:
         stopping.exit_after(self.stop_s)  # the job in hand ends first, within the bound
