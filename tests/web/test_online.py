@@ -212,7 +212,7 @@ def test_the_lobby_s_notification_choices_are_the_player_s_and_its_service_worke
         page.wait_for_timeout(50)
     assert chosen == {"turn": False, "ended": True, "time_low": True, "webhook": True, "push": True}
     page.reload()
-    page.wait_for_selector("#notify input.notify-kind[data-kind=ended]:checked")
+    page.wait_for_selector("#notify input.notify-kind[data-kind=ended]:checked")  # read: the boxes start off
     assert not page.is_checked("#notify input.notify-kind[data-kind=turn]")  # read back from the service
     # the button asks for the permission and registers sw.js (no push service is reachable from
     # here: the subscription itself is the Web Push test's, tests/service/online/test_notifications.py)

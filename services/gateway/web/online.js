@@ -252,12 +252,13 @@ function notifyPanel(showError) {
   const path = `/v1/players/${me().id}/notifications`;
   const status = h("p#notify-status.hint", { role: "status" });
   const boxes = KINDS().map(([kind, label]) => {
-    const box = h("input.notify-kind", { type: "checkbox", dataset: { kind }, checked: true,
+    // off until the service's choices are read: neither shown wrong meanwhile nor changed and then overwritten
+    const box = h("input.notify-kind", { type: "checkbox", dataset: { kind }, disabled: true,
       onchange: () => asMe(path, { method: "PATCH", body: { [kind]: box.checked } }).catch(showError) });
     return h("label", {}, box, " ", label);
   });
   asMe(path).then((chosen) => {
-    for (const label of boxes) label.firstChild.checked = chosen[label.firstChild.dataset.kind];
+    for (const { firstChild: box } of boxes) Object.assign(box, { checked: chosen[box.dataset.kind], disabled: false });
   }).catch(showError);
   const enable = async () => {
     try {
