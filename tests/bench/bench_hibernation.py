@@ -12,7 +12,9 @@ their views, one command each through the Handler with an Idempotency-Key), all 
 then for each match records its export (the log as ``tavern-export/1``), meta, views, entropy and
 idempotency answer, puts every match to sleep, measures Redis (MEMORY USAGE of what each match
 left, INFO memory's used_memory against the same server before the matches were created), wakes
-every match one after another (timing each wake), and compares everything again.
+every match one after another (timing each wake), and compares everything again. Last, it empties the
+server (FLUSHALL) and measures what it keeps with no key at all (client buffers and the like, some
+0.7 MB whatever the number of matches), to give the growth per hibernated match net of it too.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import redis
@@ -145,11 +148,13 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
         print(f"hibernated: {count} in {took:.1f} s ({count / took:.0f}/s, {CHUNK} at once)")
         footprints = await in_chunks([match_id for match_id, _ in played], hibernation.beds.footprint)
         lists = redis.Redis.from_url(events_url)
-        asleep = lists.scan_iter("tavern:lifecycle:asleep:*")
+        asleep = list(lists.scan_iter("tavern:lifecycle:asleep:*"))
         listed = sum(lists.memory_usage(name, samples=0) or 0 for name in asleep)
+        encodings = Counter(lists.object("encoding", name).decode() for name in asleep)
         print(f"MEMORY USAGE of what a hibernated match leaves: its index key {statistics.mean(footprints):.0f} B"
               f" (max {max(footprints)} B), its share of the asleep lists {listed / count:.0f} B,"
-              f" {statistics.mean(footprints) + listed / count:.0f} B in all")
+              f" {statistics.mean(footprints) + listed / count:.0f} B in all; the lists: {len(asleep)}, by"
+              f" encoding {dict(encodings)}, at most {max(lists.zcard(name) for name in asleep)} members")
         each = (memory[2] - memory[1]) / (count - count // 2)
         print(f"INFO used_memory per match: awake {awake_memory} B; hibernated: {each:.0f} B each (the second"
               f" round's growth), {(memory[2] - memory[0]) / count:.0f} B (all of it over all matches)")
@@ -165,6 +170,12 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
         same = sum(one == other for one, other in zip(before, after, strict=True))
         print(f"identical after the wake (export, meta, views, entropy, idempotency answer): {same} of {count}")
         print(f"INFO used_memory per match once woken: {(settled_memory(events_url) - memory[0]) / count:.0f} B")
+        # what the server keeps once every key is gone (client buffers, allocations no key holds),
+        # the same whatever the number of matches: not what a sleeping match costs
+        lists.flushall()
+        kept = settled_memory(events_url) - memory[0]
+        print(f"INFO used_memory per hibernated match over all {count}, net of what the server keeps with no key"
+              f" at all after the same load ({kept / 1e6:.2f} MB): {(memory[2] - memory[0] - kept) / count:.0f} B")
         return same == count
     finally:
         await runtime.connections.close()
