@@ -12,9 +12,10 @@ their views, one command each through the Handler with an Idempotency-Key), all 
 then for each match records its export (the log as ``tavern-export/1``), meta, views, entropy and
 idempotency answer, puts every match to sleep, measures Redis (MEMORY USAGE of what each match
 left, INFO memory's used_memory against the same server before the matches were created), wakes
-every match one after another (timing each wake), and compares everything again. Last, it empties the
-server (FLUSHALL) and measures what it keeps with no key at all (client buffers and the like, some
-0.7 MB whatever the number of matches), to give the growth per hibernated match net of it too.
+every match one after another (timing each wake), and compares everything again. The server is
+measured first after a warm-up (a chunk of matches created, put to sleep, woken, then FLUSHALL): what
+any traffic leaves in it whatever the number of matches (its commands' latency histograms, the slow
+log, client buffers: some 0.7 MB with no key at all) is not counted as the matches'.
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ def used_memory(url: str) -> int:
 
 
 def settled_memory(url: str) -> int:
-    """used_memory once Redis has shrunk the hash tables that deletions emptied (its cron does, a
-    few times a second): what the data set holds, not what it held a moment ago."""
+    """used_memory once Redis has shrunk the hash tables that deletions emptied and the buffers of
+    clients gone idle (its cron does: tables a few times a second, buffers after 2 to 5 s idle):
+    what the data set holds, not what it held a moment ago."""
+    time.sleep(6)
     now = used_memory(url)
     for _ in range(20):
         time.sleep(0.5)
@@ -126,9 +129,13 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
     hibernation = runtime.hibernation
     assert hibernation is not None
     try:
+        # the warm-up: what any traffic leaves in Redis whatever the number of matches, then no key
+        warm = [match_id for match_id, _ in await create(runtime, CHUNK)]
+        assert await in_chunks(warm, hibernation.sleep) == ["ok"] * CHUNK
+        assert all(await in_chunks(warm, hibernation.wake))
+        redis.Redis.from_url(events_url).flushall()
         # two rounds, each created then put to sleep: the second round's growth is what each more
-        # hibernated match costs; the first also pays what any load leaves in Redis whatever the
-        # number of matches (about 0.6 MB here: client buffers, the scripts' cache, ...)
+        # hibernated match costs; both together, what 10,000 cost (the keyspace's table included)
         played: list[tuple[str, int]] = []
         before: list = []
         memory = [settled_memory(events_url)]
@@ -170,12 +177,6 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
         same = sum(one == other for one, other in zip(before, after, strict=True))
         print(f"identical after the wake (export, meta, views, entropy, idempotency answer): {same} of {count}")
         print(f"INFO used_memory per match once woken: {(settled_memory(events_url) - memory[0]) / count:.0f} B")
-        # what the server keeps once every key is gone (client buffers, allocations no key holds),
-        # the same whatever the number of matches: not what a sleeping match costs
-        lists.flushall()
-        kept = settled_memory(events_url) - memory[0]
-        print(f"INFO used_memory per hibernated match over all {count}, net of what the server keeps with no key"
-              f" at all after the same load ({kept / 1e6:.2f} MB): {(memory[2] - memory[0] - kept) / count:.0f} B")
         return same == count
     finally:
         await runtime.connections.close()
