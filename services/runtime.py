@@ -109,7 +109,7 @@ class Runtime:
 
         self.sweeping = shares("sweep", SWEEP_EVERY_S)
         self.archiving = shares("archive", settings.archive_every_s)
-        self.lifecycle = Lifecycle(wired.events, partitions, self.archiving, wired.events_link)
+        self.lifecycle = Lifecycle(wired.events, partitions, self.archiving, settings.asleep_buckets, wired.events_link)
         self.upkeep = Upkeep(
             self.projector_queues,
             self.lifecycle,

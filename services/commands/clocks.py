@@ -89,15 +89,20 @@ def start(clock: ClockOption, seats: int) -> tuple[SeatClock, ...]:
     return tuple(SeatClock(None, clock.bank_s) for _ in range(seats))
 
 
-def sealed_seats(game: Game, state: Any) -> set[int]:
+def _sealed(game: Game, state: Any) -> set[int]:
     """The seats an open sealed prompt asks (``Game.sealed``), none once the match is over."""
     return set(game.sealed(state)) if game.sealed is not None and game.result(state) is None else set()
 
 
-def is_due(game: Game, state: Any, seat: int, sealed: set[int]) -> bool:
-    """Whether the seat's clock runs, as every seat sees it: it has legal commands, or a sealed
-    prompt asks it (answered or not)."""
-    return game.result(state) is None and (seat in sealed or bool(game.legal(state, seat)))
+def due_seats(game: Game, state: Any, seats: int) -> frozenset[int]:
+    """Whose turn it is: the one answer the service gives, to the clocks here and, through
+    services/commands/turns.py, to the inboxes and the notifications. The seats with legal commands,
+    and every seat an open sealed prompt asks, answered or not: no seat learns who has answered from
+    another's clock, inbox entry or notification. None once the match is over."""
+    if game.result(state) is not None:
+        return frozenset()
+    sealed = _sealed(game, state)
+    return frozenset(seat for seat in range(seats) if seat in sealed or game.legal(state, seat))
 
 
 def advance(
@@ -106,10 +111,10 @@ def advance(
     """The clocks after one command's entries (``events``, appended at ``now``) led to ``state``."""
     timed_out = {event.seat for event in events if isinstance(event, SeatTimedOut)}
     vacations = {event.seat: event.day for event in events if isinstance(event, VacationTaken)}
-    sealed = sealed_seats(game, state)
+    sealed, due_now = _sealed(game, state), due_seats(game, state, len(clocks))
     out = []
     for seat, was in enumerate(clocks):
-        due = is_due(game, state, seat, sealed)
+        due = seat in due_now
         if seat in vacations:  # a day more for the move it owes, counted from its deadline, not the sweep
             out.append(SeatClock(was.due_since, was.bank, None, was.vacation_s + DAY_S, vacations[seat]))
         elif seat in timed_out:  # its bank is spent; a move still owed gets a fresh per-move window

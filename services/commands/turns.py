@@ -1,7 +1,8 @@
 """Whose turn it is at a projected entry, and which seats turned due there. The projector calls
-``turns`` once per projected match (``Projector._turns``, services/projector/projector.py): the
-one point where the service learns that a seat must move. The inbox is kept from it, and whatever
-else must hear of a turn hooks onto the same point and ``turned_due``."""
+``turns`` once per projected match (services/projector/projector.py): the one point where the
+service learns that a seat must move. The inbox and the notifications (services/projector/turns.py)
+are kept from it, and its seats due are the clocks' (``clocks.due_seats``: a seat asked by a sealed
+prompt stays due until the prompt closes, answered or not), so every part says the same."""
 
 from __future__ import annotations
 
@@ -32,15 +33,12 @@ class Turns:
 
 def turns(match: Match, folded: Folded) -> Turns:
     game, state = match.game, folded.state
-    finished = game.result(state) is not None
     due: dict[int, float | None] = {}
-    if not finished:
-        for seat in range(match.setup.seats):
-            if game.legal(state, seat):
-                clock = folded.clocks[seat] if match.clock is not None and folded.clocks else None
-                due[seat] = clocks.deadline(match.clock, clock) if match.clock is not None and clock else None
+    for seat in sorted(clocks.due_seats(game, state, match.setup.seats)):
+        clock = folded.clocks[seat] if match.clock is not None and folded.clocks else None
+        due[seat] = clocks.deadline(match.clock, clock) if match.clock is not None and clock else None
     bots = frozenset({*match.bots, *bot_seats(state)})
-    return Turns(folded.version, folded.last_time, due, finished, bots)
+    return Turns(folded.version, folded.last_time, due, game.result(state) is not None, bots)
 
 
 def turned_due(before: Turns | None, after: Turns) -> frozenset[int]:

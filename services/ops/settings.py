@@ -98,6 +98,7 @@ def _number(kind: Callable[[str], Any], ok: Callable[[Any], bool], what: str) ->
 _seconds = _number(float, lambda value: value > 0, "a number of seconds above 0")
 _whole_seconds = _number(int, lambda value: value >= 1, "a whole number of seconds, at least 1")
 _partitions = _number(int, lambda value: 1 <= value <= 1000, "a whole number from 1 to 1000")
+_buckets = _number(int, lambda value: 1 <= value <= 4096, "a whole number from 1 to 4096")
 _grace = _number(float, lambda value: value >= 0, "a number of seconds, 0 or more")
 _kept_s = _number(int, lambda value: value >= 0, "a whole number of seconds, 0 or more")
 _port = _number(int, lambda value: 0 <= value < 65536, "a port number (0: none)")
@@ -183,6 +184,10 @@ VARIABLES = (
     Variable(
         "TAVERN_HIBERNATE_AFTER_S", "hibernate_after_s", "86400", _grace,
         "a match being played with no event this long leaves Redis for the archive until next read (0: never)",
+    ),
+    Variable(
+        "TAVERN_ASLEEP_BUCKETS", "asleep_buckets", "8", _buckets,
+        "the lists of hibernated matches per game and partition; the same on every process, for life",
     ),
     Variable("TAVERN_IDEMPOTENCY_TTL_S", "idempotency_ttl_s", "86400", _whole_seconds,
              "an accepted command's answer is kept under its Idempotency-Key this long"),
@@ -274,6 +279,8 @@ class Settings:
     archive_every_s: float = _default("archive_every_s")  # how often a worker looks for matches to archive
     # a match being played, idle this long, hibernates (services/commands/hibernation.py); 0: never
     hibernate_after_s: float = _default("hibernate_after_s")
+    # the lists of them per game and partition, each kept under 128 members (compact: a listpack)
+    asleep_buckets: int = _default("asleep_buckets")
     # the shards of each set the sweepers poll (services/store/partitions.py): every process of a
     # deployment must agree, and changing it strands what the dropped shards hold (deploy/README.md)
     partitions: int = _default("partitions")

@@ -92,10 +92,12 @@ def live(game_id: str) -> str:
     return f"lifecycle:live:{game_id}"
 
 
-def asleep(game_id: str) -> str:
-    """zsets: match id -> the time of its newest event, for the game's matches being played that
-    hibernate (out of ``live`` while they do; services/commands/hibernation.py)."""
-    return f"lifecycle:asleep:{game_id}"
+def asleep(game_id: str, bucket: int) -> str:
+    """zsets: match id -> the time of its newest event (whole seconds, rounded up), for the game's
+    matches being played that hibernate (out of ``live`` while they do; services/commands/hibernation.py).
+    One family per bucket (``Partitions.bucket``): past 128 members a zset is no longer a listpack
+    (about 30 bytes a member) but a skiplist (about 130), more than the rest of a sleeping match."""
+    return f"lifecycle:asleep:{game_id}:{bucket}"
 
 
 # zsets: match id -> when it finished (or was ended as abandoned): archived and evicted after a grace.

@@ -4,11 +4,14 @@ share: the matches still being played, per game by the time of their newest even
 summed are the game's active count; the idle ones are ended as abandoned), and the finished ones
 by when (archived and evicted after a grace). A match being played that hibernates is listed apart
 while it sleeps (``keys.asleep``, services/commands/hibernation.py), still counted and still ended
-as abandoned once idle past the limit. A match leaving play gives its creators' open-matches quota slots back
-in the same write."""
+as abandoned once idle past the limit; that list is split further, into ``asleep_buckets`` per
+partition (``keys.asleep``), so that each stays small enough for Redis to keep compact, whatever
+the number of sleeping matches the deployment is sized for. A match leaving play gives its
+creators' open-matches quota slots back in the same write."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,16 +42,25 @@ class Ended:
 
 
 class Lifecycle:
-    def __init__(self, redis: Any, partitions: Partitions, shares: Shares, link: resp.Link | None = None) -> None:
+    def __init__(
+        self, redis: Any, partitions: Partitions, shares: Shares, asleep_buckets: int, link: resp.Link | None = None
+    ) -> None:
         self.link = link or link_to(redis)  # the projector's listings: the hot path's connection
         self.partitions = partitions
         self.shares = shares  # the archivers'
+        self.asleep_buckets = asleep_buckets  # TAVERN_ASLEEP_BUCKETS
 
     def _live(self, game_id: str, match_id: str) -> str:
         return self.partitions.key(keys.live(game_id), match_id)
 
     def _asleep(self, game_id: str, match_id: str) -> str:
-        return self.partitions.key(keys.asleep(game_id), match_id)
+        bucket = self.partitions.bucket(match_id, self.asleep_buckets)
+        return self.partitions.key(keys.asleep(game_id, bucket), match_id)
+
+    def asleep_lists(self, game_id: str, held: list[int] | None = None) -> list[str]:
+        """The game's asleep lists in these partitions (None: all), every bucket of each."""
+        families = [keys.asleep(game_id, bucket) for bucket in range(self.asleep_buckets)]
+        return [name for family in families for name in self.partitions.keys(family, held)]
 
     def _finished(self, match_id: str) -> str:
         return self.partitions.key(keys.FINISHED, match_id)
@@ -78,7 +90,7 @@ class Lifecycle:
         """Up to ``count`` of the game's matches in this process's share with no event since
         ``since``, hibernated ones too (to be ended as abandoned)."""
         held = await self.shares.held()
-        names = [*self.partitions.keys(keys.live(game_id), held), *self.partitions.keys(keys.asleep(game_id), held)]
+        names = [*self.partitions.keys(keys.live(game_id), held), *self.asleep_lists(game_id, held)]
         return await earliest(self.link, names, since, count)
 
     async def drowsy(self, game_id: str, since: float, count: int, shares: Shares) -> list[str]:
@@ -87,10 +99,12 @@ class Lifecycle:
         return await earliest(self.link, self.partitions.keys(keys.live(game_id), await shares.held()), since, count)
 
     async def hibernated(self, game_id: str, match_id: str, at: float) -> None:
-        """The match sleeps: listed as asleep, by the time of its newest event ``at``, not as live."""
+        """The match sleeps: listed as asleep, by the time of its newest event ``at``, not as live.
+        In whole seconds, rounded up (never ended as idle early): a listpack keeps an integral score
+        in 5 bytes, a fraction as its 17 or so digits."""
         await self._run([
             ["ZREM", self._live(game_id, match_id), match_id],
-            ["ZADD", self._asleep(game_id, match_id), repr(at), match_id],
+            ["ZADD", self._asleep(game_id, match_id), math.ceil(at), match_id],
         ])
 
     async def woken(self, game_id: str, match_id: str, at: float) -> None:
@@ -146,7 +160,7 @@ class Lifecycle:
         """How many matches of each game are being played, awake or asleep (a ZCARD per partition,
         list and game)."""
         names = {
-            game_id: [*self.partitions.keys(keys.live(game_id)), *self.partitions.keys(keys.asleep(game_id))]
+            game_id: [*self.partitions.keys(keys.live(game_id)), *self.asleep_lists(game_id)]
             for game_id in game_ids
         }
         counts = iter(await self._run([["ZCARD", name] for found in names.values() for name in found], reads=True))

@@ -41,6 +41,10 @@ class Partitions:
         """The partition ``member`` (a match id, a player id) sits in."""
         return zlib.crc32(member.encode()) % self.count
 
+    def bucket(self, member: str, count: int) -> int:
+        """Which of ``count`` buckets of its partition ``member`` sits in: the hash's next digits."""
+        return zlib.crc32(member.encode()) // self.count % count
+
     def key(self, family: str, member: str) -> str:
         """The key of ``family``'s partition that holds ``member``."""
         return keys.partition(family, self.of(member))

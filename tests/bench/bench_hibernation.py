@@ -12,7 +12,10 @@ their views, one command each through the Handler with an Idempotency-Key), all 
 then for each match records its export (the log as ``tavern-export/1``), meta, views, entropy and
 idempotency answer, puts every match to sleep, measures Redis (MEMORY USAGE of what each match
 left, INFO memory's used_memory against the same server before the matches were created), wakes
-every match one after another (timing each wake), and compares everything again.
+every match one after another (timing each wake), and compares everything again. The server is
+measured first after a warm-up (a chunk of matches created, put to sleep, woken, then FLUSHALL): what
+any traffic leaves in it whatever the number of matches (its commands' latency histograms, the slow
+log, client buffers: some 0.7 MB with no key at all) is not counted as the matches'.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import redis
@@ -53,8 +57,10 @@ def used_memory(url: str) -> int:
 
 
 def settled_memory(url: str) -> int:
-    """used_memory once Redis has shrunk the hash tables that deletions emptied (its cron does, a
-    few times a second): what the data set holds, not what it held a moment ago."""
+    """used_memory once Redis has shrunk the hash tables that deletions emptied and the buffers of
+    clients gone idle (its cron does: tables a few times a second, buffers after 2 to 5 s idle):
+    what the data set holds, not what it held a moment ago."""
+    time.sleep(6)
     now = used_memory(url)
     for _ in range(20):
         time.sleep(0.5)
@@ -123,9 +129,13 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
     hibernation = runtime.hibernation
     assert hibernation is not None
     try:
+        # the warm-up: what any traffic leaves in Redis whatever the number of matches, then no key
+        warm = [match_id for match_id, _ in await create(runtime, CHUNK)]
+        assert await in_chunks(warm, hibernation.sleep) == ["ok"] * CHUNK
+        assert all(await in_chunks(warm, hibernation.wake))
+        redis.Redis.from_url(events_url).flushall()
         # two rounds, each created then put to sleep: the second round's growth is what each more
-        # hibernated match costs; the first also pays what any load leaves in Redis whatever the
-        # number of matches (about 0.6 MB here: client buffers, the scripts' cache, ...)
+        # hibernated match costs; both together, what 10,000 cost (the keyspace's table included)
         played: list[tuple[str, int]] = []
         before: list = []
         memory = [settled_memory(events_url)]
@@ -145,11 +155,13 @@ async def bench(count: int, events_url: str, queue_url: str, archive_settings: d
         print(f"hibernated: {count} in {took:.1f} s ({count / took:.0f}/s, {CHUNK} at once)")
         footprints = await in_chunks([match_id for match_id, _ in played], hibernation.beds.footprint)
         lists = redis.Redis.from_url(events_url)
-        asleep = lists.scan_iter("tavern:lifecycle:asleep:*")
+        asleep = list(lists.scan_iter("tavern:lifecycle:asleep:*"))
         listed = sum(lists.memory_usage(name, samples=0) or 0 for name in asleep)
+        encodings = Counter(lists.object("encoding", name).decode() for name in asleep)
         print(f"MEMORY USAGE of what a hibernated match leaves: its index key {statistics.mean(footprints):.0f} B"
               f" (max {max(footprints)} B), its share of the asleep lists {listed / count:.0f} B,"
-              f" {statistics.mean(footprints) + listed / count:.0f} B in all")
+              f" {statistics.mean(footprints) + listed / count:.0f} B in all; the lists: {len(asleep)}, by"
+              f" encoding {dict(encodings)}, at most {max(lists.zcard(name) for name in asleep)} members")
         each = (memory[2] - memory[1]) / (count - count // 2)
         print(f"INFO used_memory per match: awake {awake_memory} B; hibernated: {each:.0f} B each (the second"
               f" round's growth), {(memory[2] - memory[0]) / count:.0f} B (all of it over all matches)")

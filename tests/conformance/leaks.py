@@ -14,7 +14,7 @@ changed in ways the viewer cannot know, into a *twin*:
 What the viewer observes must then be the same, byte for byte, in the state and its twin:
 
 - now: its view (and so ``waiting_for``), its legal commands, and every seat's clock as the
-  service shows it (``clocks.is_due``: running or not);
+  service shows it (``clocks.due_seats``: running or not);
 - after the match's next command, sent in both (the same seat, command and random stream), as long
   as the swapped cards are still hidden from the viewer in both: each entry as its event feed shows
   it (the event as redacted, or ``Hidden`` with no sender), the narration, the number of entries
@@ -161,8 +161,8 @@ def _encode(value: Any) -> str:
 
 
 def _due(game: Game, state: Any, seats: int) -> list[bool]:
-    sealed = clocks.sealed_seats(game, state)
-    return [clocks.is_due(game, state, seat, sealed) for seat in range(seats)]
+    due = clocks.due_seats(game, state, seats)
+    return [seat in due for seat in range(seats)]
 
 
 def observed_now(game: Game, state: Any, viewer: Seat | None, seats: int) -> dict[str, str]:

@@ -1,6 +1,7 @@
 """Taverna's sealed prompts as the service shows them (issue 38): clocks that say nothing of who has
-answered, a feed whose hidden entries all look alike and name no sender, and "always pass" answers
-sent by the service as the seat's own command, after the prompt is open. Pure: no Redis."""
+answered, nor whose turn it is (one answer for the clocks, the inboxes and the notifications), a
+feed whose hidden entries all look alike and name no sender, and "always pass" answers sent by the
+service as the seat's own command, after the prompt is open. Pure: no Redis."""
 
 from __future__ import annotations
 
@@ -18,8 +19,12 @@ from projections import feed
 from projections.chain import Cause, Envelope
 from services.commands import clocks
 from services.commands.bots import Bots
+from services.commands.folds import Folded
+from services.commands.matches import Match
 from services.commands.outcomes import Accepted
 from services.commands.timeouts import deadlines
+from services.commands.turns import changed, turns
+from services.projector.turns import seats_turned_due
 from tests.taverna.helpers import act, at_step, game_state, give, spell, tavern
 
 CLOCK = clocks.ClockOption(per_move_s=30, bank_s=60)
@@ -110,3 +115,43 @@ async def test_the_service_sends_an_always_pass_seats_answer_as_its_own_command(
     match = SimpleNamespace(game=game, bots=(), setup=game.setup(3), bot_kind="greedy")
     await Bots(recorder).play(match, 7, {}, opened)
     assert recorder.sent == [(2, Pass(), True)]
+
+
+class Marks:
+    """The notifications' marks of turns (services/store/notifications.py's, in memory)."""
+
+    def __init__(self) -> None:
+        self.marks: dict[int, int] = {}
+
+    async def turns(self, match_id):
+        return dict(self.marks)
+
+    async def mark_turns(self, match_id, turned, cleared):
+        self.marks = {seat: v for seat, v in {**self.marks, **turned}.items() if seat not in cleared}
+
+
+@pytest.mark.anyio
+async def test_whose_turn_it_is_says_nothing_of_who_has_answered_a_sealed_prompt():
+    """The inbox's turn check once counted a seat due only while it had legal commands, and the
+    notifications' and clocks' counted every seat a sealed prompt asks: after seat 2's answer,
+    seat 1's inbox moved (seat 2 left its turn) though its clock showed nothing. One answer now."""
+    _, placed, events = prompt()
+    match = Match("m", TAVERNA, TAVERNA.setup(3), "seed", "", (), "greedy", {}, players={0: "a", 1: "b", 2: "c"},
+                  clock=CLOCK)
+    opened = clocks.advance(TAVERNA, CLOCK, clocks.start(CLOCK, 3), placed, 10.0, events)
+    answered, answer = act(placed, 2, Pass())
+    sealed = clocks.advance(TAVERNA, CLOCK, opened, answered, 20.0, answer)
+    asked = turns(match, Folded(1, placed, "", 10.0, clocks=opened))
+    after = turns(match, Folded(2, answered, "", 20.0, clocks=sealed))
+    assert set(asked.due) == set(after.due) == {1, 2} == clocks.due_seats(TAVERNA, answered, 3)
+    assert after.due[1] == after.due[2] == 10.0 + 30 + 60  # the clocks' one deadline
+    assert after.due == asked.due and not changed(asked, after)  # no inbox moves on seat 2's answer
+    running = {seat for seat, clock in enumerate(sealed) if clock.due_since is not None}
+    assert running == set(after.due)  # the clocks run for exactly the seats due
+    marks = Marks()
+    assert await seats_turned_due(marks, match, asked) == {1: 1, 2: 1}  # both told of their turn
+    assert await seats_turned_due(marks, match, after) == {}  # the answer tells nobody anything
+    closed, last = act(answered, 1, Pass())
+    done = turns(match, Folded(3, closed, "", 30.0, clocks=clocks.advance(TAVERNA, CLOCK, sealed, closed, 30.0, last)))
+    assert not {1, 2} & set(done.due) and changed(after, done)  # the prompt closed: both off their turn
+    assert await seats_turned_due(marks, match, done) == {seat: 3 for seat in done.due}

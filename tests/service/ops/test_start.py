@@ -62,6 +62,7 @@ def test_a_bad_setting_is_named():
         ("TAVERN_DEQUEUE_S", "0.5", "a number"),
         ("TAVERN_TICK_MS", "-1", "0 or more"),
         ("TAVERN_PARTITIONS", "0", "from 1 to 1000"),
+        ("TAVERN_ASLEEP_BUCKETS", "5000", "from 1 to 4096"),
         ("QUEUE_URL", "redis://q1:6379,q2:6379", "a Redis URL"),
         ("QUEUE_MASTER", "tavern,,tavern-2", "a non-empty name"),
     ],

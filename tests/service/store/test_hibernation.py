@@ -18,7 +18,7 @@ from services.store.hibernation import Bed, Beds, Kept
 from services.store.idempotency import Idempotency
 from services.store.lifecycle import Lifecycle, Played
 from tests.service.store.direct import events_of
-from tests.service.store.partitioned import PARTITIONS, shares
+from tests.service.store.partitioned import ASLEEP_BUCKETS, PARTITIONS, shares
 
 pytestmark = pytest.mark.anyio
 
@@ -95,7 +95,7 @@ async def test_lapsed_records_stay_lapsed_and_a_match_never_there_is_gone(backen
 
 async def test_an_asleep_match_is_listed_and_counted_apart_and_still_ended_when_idle(backend):
     sweeping = shares(backend)
-    lifecycle = Lifecycle(backend.events, PARTITIONS, shares(backend, "archive"))
+    lifecycle = Lifecycle(backend.events, PARTITIONS, shares(backend, "archive"), ASLEEP_BUCKETS)
     for answer in await lifecycle.link.exchange(lifecycle.listing([Played("g", "a", 100.0), Played("g", "b", 200.0)])):
         assert not isinstance(answer, Exception)
     assert await lifecycle.drowsy("g", 150.0, 10, sweeping) == ["a"]
@@ -107,3 +107,23 @@ async def test_an_asleep_match_is_listed_and_counted_apart_and_still_ended_when_
     await lifecycle.woken("g", "a", 100.0)
     assert await lifecycle.drowsy("g", 150.0, 10, sweeping) == ["a"]
     assert await lifecycle.playing(["g"]) == {"g": 2}
+
+
+async def test_the_asleep_lists_are_bucketed_each_match_found_in_its_own(backend):
+    """Spread over every bucket of every partition (each list small, so Redis keeps it compact);
+    listed by its newest event in whole seconds rounded up, never ended as idle early."""
+    lifecycle = Lifecycle(backend.events, PARTITIONS, shares(backend, "archive"), ASLEEP_BUCKETS)
+    ids = [f"m{n:02d}" for n in range(60)]
+    for n, match_id in enumerate(ids):
+        await lifecycle.hibernated("g", match_id, 1000.0 + n + 0.25)
+    lists = {name: events_of(backend).zcard(name) for name in lifecycle.asleep_lists("g")}
+    assert len(lists) == PARTITIONS.count * ASLEEP_BUCKETS and all(lists.values())
+    assert sum(lists.values()) == len(ids)
+    assert await lifecycle.playing(["g"]) == {"g": 60}
+    assert await lifecycle.last_played([("g", "m07")]) == [1008.0]
+    assert await lifecycle.idle("g", 1000.5, 100) == []  # m00 (1000.25) is listed at 1001: late, never early
+    assert await lifecycle.idle("g", 1010.0, 100) == ids[:10]  # oldest first, across every list
+    for match_id in ids[::2]:
+        await lifecycle.woken("g", match_id, 1.0)
+    assert await lifecycle.playing(["g"]) == {"g": 60}
+    assert sum(events_of(backend).zcard(name) for name in lifecycle.asleep_lists("g")) == 30

@@ -13,14 +13,14 @@ from services.store.lifecycle import Ended, Lifecycle, Played
 from services.store.notices import encode
 from services.store.view_writes import ViewWrites
 from tests.service.store.direct import events_of
-from tests.service.store.partitioned import PARTITIONS, shares
+from tests.service.store.partitioned import ASLEEP_BUCKETS, PARTITIONS, shares
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
 def lifecycle(backend) -> Lifecycle:
-    return Lifecycle(backend.events, PARTITIONS, shares(backend, "archive"))
+    return Lifecycle(backend.events, PARTITIONS, shares(backend, "archive"), ASLEEP_BUCKETS)
 
 
 async def slots(backend, holder: str) -> set[str]:
@@ -77,7 +77,7 @@ async def test_an_archived_match_leaves_every_list(backend, lifecycle):
 async def test_a_projection_step_writes_views_notice_and_listing(backend):
     """The views and the listing, on the events' Redis (a cluster's slots apart), in one write."""
     store = EventStore(backend.events, 60, link=link_to(backend.events))
-    lifecycle = Lifecycle(backend.events, PARTITIONS, shares(backend, "archive"))
+    lifecycle = Lifecycle(backend.events, PARTITIONS, shares(backend, "archive"), ASLEEP_BUCKETS)
     writes = ViewWrites(store, lifecycle)
     views = ViewsAt("m1", 3, {"s:0": b'{"version": 3}', "spectator": b'{"version": 3}'})
     await writes.write([views], [encode(3, 100.0)], [Played("g", "m1", 100.0)])
