@@ -77,6 +77,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import zlib
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -580,27 +581,81 @@ def redis_calls(port: int | None) -> dict[str, int]:
     return calls
 
 
-class Phase:
-    """Wall time, CPU time by process and Redis commands by name, summed over the slices of one
-    kind of load: per command, figures that a shared machine's drifting speed hardly moves."""
+# a move's way to its streams, stage by stage (the services' histograms, services/ops/metrics.py):
+# where a tail at saturation waits
+STAGES = {
+    "tavern_projector_wait_seconds": "dirty_to_claimed",  # the projector's queue (worker)
+    "tavern_projection_seconds": "batch_projected",  # one drain step's batch (worker)
+    "tavern_command_to_view_seconds": "appended_to_notice_heard",  # both of those, and the notice (gateway)
+    "tavern_delivery_seconds": "notice_to_streams",  # the views read and offered to the streams (gateway)
+    "tavern_subscribe_seconds": "first_stream_to_subscribed",  # a match's channel taken (gateway)
+}
+METRICS_PORTS: list[int] = []  # the gateways' and workers' /metrics, of the services started here
 
-    def __init__(self, pids: dict[str, int], redis_port: int | None = None) -> None:
+
+def histograms(ports: list[int]) -> dict[str, dict[float, float]]:
+    """The STAGES histograms' cumulative bucket counts, added up over ``ports``' /metrics."""
+    found: dict[str, dict[float, float]] = {}
+    for port in ports:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+            text = answer.read().decode()
+        for line in text.splitlines():
+            name, _, rest = line.partition("_bucket{")
+            if name in STAGES and 'le="' in rest:
+                bound = rest.split('le="')[1].split('"')[0]
+                buckets = found.setdefault(name, {})
+                upper = float("inf") if bound == "+Inf" else float(bound)
+                buckets[upper] = buckets.get(upper, 0.0) + float(line.rsplit(" ", 1)[1])
+    return found
+
+
+def bucket_pct(buckets: dict[float, float], q: float) -> float | None:
+    """The upper bound (ms) of the bucket holding the ``q`` quantile: a bound, as coarse as the buckets."""
+    ordered = sorted(buckets.items())
+    total = ordered[-1][1] if ordered else 0
+    if not total:
+        return None
+    return next(round(upper * 1000, 1) for upper, count in ordered if count >= q * total)
+
+
+class Phase:
+    """Wall time, CPU time by process, Redis commands by name and the stages' histograms, summed
+    over the slices of one kind of load: per command, figures that a shared machine's drifting
+    speed hardly moves."""
+
+    def __init__(
+        self, pids: dict[str, int], redis_port: int | None = None, metrics_ports: list[int] | None = None
+    ) -> None:
         self.pids = pids
         self.redis_port = redis_port
+        self.metrics_ports = metrics_ports or []
         self.elapsed = 0.0
         self.cpu = dict.fromkeys(pids, 0.0)
         self.calls: dict[str, int] = {}
+        self.stages: dict[str, dict[float, float]] = {}
 
     @contextlib.contextmanager
     def timed(self) -> Iterator[None]:
         began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
         calls = redis_calls(self.redis_port)
+        stages = histograms(self.metrics_ports)
         yield
         self.elapsed += time.perf_counter() - began
         for name, pid in self.pids.items():
             self.cpu[name] += cpu_seconds(pid) - before[name]
         for name, count in redis_calls(self.redis_port).items():
             self.calls[name] = self.calls.get(name, 0) + count - calls.get(name, 0)
+        for name, buckets in histograms(self.metrics_ports).items():
+            summed = self.stages.setdefault(name, {})
+            for upper, count in buckets.items():
+                summed[upper] = summed.get(upper, 0.0) + count - stages.get(name, {}).get(upper, 0.0)
+
+    def stage_ms(self) -> dict[str, list[float | None]]:
+        """Each stage's p50 and p99 (ms, its bucket's upper bound) over the phase."""
+        return {
+            STAGES[name]: [bucket_pct(buckets, 0.5), bucket_pct(buckets, 0.99)]
+            for name, buckets in sorted(self.stages.items(), key=lambda item: list(STAGES).index(item[0]))
+        }
 
 
 async def measure(
@@ -627,7 +682,7 @@ async def measure(
     clients = min(4 * matches, 256)
     bare = Floor(ports, clients)
     await asyncio.sleep(warmup)
-    ours, floors = Phase(pids, redis_port), Phase(pids)
+    ours, floors = Phase(pids, redis_port, METRICS_PORTS), Phase(pids)
     for index in range(slices if floor else 1):
         if index:
             stats.go.set()
@@ -703,6 +758,8 @@ async def measure(
             sum(used for name, used in ours.cpu.items() if name != "client") / max(1, stats.accepted) * 1e6
         ),
         "cpu_share_of_2_cores": round(sum(ours.cpu.values()) / ours.elapsed / 2, 2),
+        # each stage's p50 and p99, ms (the upper bounds of the services' histogram buckets)
+        "stage_ms_p50_p99": ours.stage_ms(),
         # Redis commands per accepted command, by name (INFO commandstats of the Redis started here)
         "redis_calls_per_command": {
             name: round(count / max(1, stats.accepted), 3) for name, count in sorted(ours.calls.items()) if count
@@ -907,8 +964,10 @@ def main() -> None:
         for index, port in enumerate(ports):
             processes.append(start(["serve", "--port", str(port)], env, log))
             pids["gateway" if len(ports) == 1 else f"gateway{index}"] = processes[-1].pid
+        METRICS_PORTS[:] = ports
         for index in range(options.workers):
-            processes.append(start(["worker"], env, log))
+            METRICS_PORTS.append(free_port())
+            processes.append(start(["worker"], env | {"TAVERN_WORKER_METRICS_PORT": str(METRICS_PORTS[-1])}, log))
             pids[f"worker{index}"] = processes[-1].pid
         for port in ports:
             run(wait_healthy(port))
