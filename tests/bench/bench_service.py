@@ -526,7 +526,10 @@ async def keep_matches(
 ) -> None:
     async def slot() -> None:
         while not stop.is_set():
-            await kind(ports, stats, random.Random(rng.random())).run()
+            try:
+                await kind(ports, stats, random.Random(rng.random())).run()
+            except ConnectionError as problem:  # its creation's connection reset: a new match in its slot
+                print("a match's creation failed:", repr(problem), file=sys.stderr)
 
     tasks = [asyncio.create_task(slot()) for _ in range(count)]
     for task in tasks:
