@@ -824,9 +824,14 @@ def run_peer_once(
     try:
         run(wait_listening(port))
         args = [node, "bench.js", str(port), str(matches), str(seconds), str(warmup), str(server.pid)]
-        line = subprocess.run(args, cwd=peer, env=env, capture_output=True, text=True, check=True).stdout
-        print(line.strip(), flush=True)
-        return json.loads(line)
+        done = subprocess.run(args, cwd=peer, env=env, capture_output=True, text=True)
+        if done.returncode:  # one point lost, not the run's table
+            said = [line for line in done.stderr.splitlines() if line.strip()]
+            failed = {"peer": "failed", "matches": matches, "mode": env["PEER_MODE"], "error": said[-1:]}
+            print(json.dumps(failed), flush=True)
+            return failed
+        print(done.stdout.strip(), flush=True)
+        return json.loads(done.stdout)
     finally:
         server.terminate()
         server.wait(10)

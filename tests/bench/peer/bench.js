@@ -22,12 +22,19 @@ const moveToAll = [];
 let tags = 0;
 
 async function post(path, body) {
-  const answer = await fetch(lobby + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return answer.json();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answer = await fetch(lobby + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return await answer.json();
+    } catch (error) {
+      // the lobby let a kept connection go as it was used (its 5 s keep-alive, under load): again
+      if (attempt >= 3) throw error;
+    }
+  }
 }
 
 async function playMatch(stop) {
