@@ -118,18 +118,11 @@ class Subscription:
         self._changed.set()
 
     async def next(self, timeout_s: float) -> Heard | None:
-        """What was heard next, or None after ``timeout_s`` of nothing; raises once a link is lost.
-        What is heard already comes at once, without yielding: wait_for's task a call cost the hub
-        three turns of a busy event loop a notice, and at 200 matches the notices queued here for
-        seconds (issue 31)."""
-        if self._heard.empty():
-            try:
-                async with asyncio.timeout(timeout_s):
-                    item = await self._heard.get()
-            except TimeoutError:
-                return None
-        else:
-            item = self._heard.get_nowait()
+        """What was heard next, or None after ``timeout_s`` of nothing; raises once a link is lost."""
+        try:
+            item = await asyncio.wait_for(self._heard.get(), timeout_s)
+        except TimeoutError:
+            return None
         if isinstance(item, BaseException):
             raise item
         return item

@@ -92,20 +92,3 @@ async def test_the_matches_wanted_together_are_subscribed_in_one_call(redis_url)
         assert subscribes() - before == 1
     await client.aclose()
 
-
-async def test_what_was_heard_already_comes_without_a_turn_of_the_loop(redis_url):
-    """Notices queued come out at once: a turn of a busy event loop each (wait_for's task) let them
-    queue for seconds at 200 matches (issue 31)."""
-    client = redis.asyncio.Redis.from_url(redis_url, protocol=2)
-    ids = [f"queued{number}" for number in range(10)]
-    async with Notices(client).subscribed() as heard:
-        for match_id in ids:
-            heard.want(match_id)
-        await all_heard(heard)
-        await link_to(client).exchange([["SPUBLISH", keys.notices(match_id), encode(3, 1.0)] for match_id in ids])
-        await asyncio.sleep(0.3)  # all of them heard
-        turned: list[bool] = []
-        asyncio.get_running_loop().call_soon(turned.append, True)
-        found = [await heard.next(1.0) for _ in ids]
-        assert not turned and found == [Written(match_id, 3, 1.0) for match_id in ids]
-    await client.aclose()
