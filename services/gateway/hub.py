@@ -132,6 +132,10 @@ class Hub:
         self._ticker: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         self._fetch = Coalesced(self._deliver)
+        # the stages' clocks (perf_counter): match id -> when its channel was wanted here, and when
+        # the oldest notice not yet delivered to its streams was heard
+        self._wanted_at: dict[str, float] = {}
+        self._heard_at: dict[str, float] = {}
         self._recheck = Coalesced(self._check)
         self._tasks: set[asyncio.Task] = set()
         self.closing = False
@@ -196,6 +200,8 @@ class Hub:
                         elif message is None or message.match_id not in self.listeners:
                             continue
                         elif isinstance(message, Subscribed):
+                            if (wanted := self._wanted_at.pop(message.match_id, None)) is not None:
+                                self.metrics.subscribe_seconds.observe(time.perf_counter() - wanted)
                             self._fetch(message.match_id)  # a notice may have gone by before
                             self._recheck(message.match_id)
                         elif isinstance(message, Moved):
@@ -215,10 +221,12 @@ class Hub:
         """A match's views were written up to ``written.version``: read them for its streams behind."""
         self.metrics.projection_lag.observe(max(0.0, time.time() - written.appended_at))
         if any(listener.latest < written.version for listener in self.listeners.get(written.match_id, ())):
+            self._heard_at.setdefault(written.match_id, time.perf_counter())
             self._fetch(written.match_id)
 
     async def _deliver(self, match_id: str) -> None:
         """Read the match's views once for all its streams here (one HMGET, not one per stream)."""
+        heard = self._heard_at.pop(match_id, None)
         listeners = list(self.listeners.get(match_id, ()))
         if not listeners:
             return
@@ -232,6 +240,8 @@ class Hub:
         for listener in listeners:
             if (raw := found[field(listener.seat)]) is not None:
                 listener.offer(raw)
+        if heard is not None:
+            self.metrics.delivery_seconds.observe(time.perf_counter() - heard)
 
     async def _check(self, match_id: str) -> None:
         """Read who is connected to the match again (a seat came or went somewhere)."""
@@ -270,6 +280,7 @@ class Hub:
         listener.latest = last_id
         if match_id not in self.listeners and self.heard is not None:
             self.heard.want(match_id)  # its first stream here: subscribe to its channel
+            self._wanted_at[match_id] = time.perf_counter()
         self.listeners[match_id].add(listener)  # before the first read: no notice falls between
         self.metrics.open_streams += 1
         try:
@@ -296,6 +307,8 @@ class Hub:
         if not self.listeners[match_id]:
             del self.listeners[match_id]
             self.present.pop(match_id, None)
+            self._wanted_at.pop(match_id, None)
+            self._heard_at.pop(match_id, None)
             if self.heard is not None:
                 self.heard.drop(match_id)  # its last stream here: leave its channel
 

@@ -44,6 +44,22 @@ PROJECTION = Histogram(
     "Projecting one batch of claimed matches (fold, views, write), seconds.",
     buckets=SECONDS,
 )
+# a move's way to its streams, stage by stage (issue 31: which one a tail at saturation waits in)
+PROJECTOR_WAIT = Histogram(
+    "tavern_projector_wait_seconds",
+    "From a match turning dirty (its views behind its log) to a drain job claiming it, seconds.",
+    buckets=SECONDS,
+)
+SUBSCRIBE = Histogram(
+    "tavern_subscribe_seconds",
+    "From a match's first stream on a gateway to its channel's subscription confirmed there, seconds.",
+    buckets=SECONDS,
+)
+DELIVERY = Histogram(
+    "tavern_delivery_seconds",
+    "From a gateway hearing a match's notice to its views offered to the match's streams there, seconds.",
+    buckets=SECONDS,
+)
 COMMAND_TO_VIEW = Histogram(
     "tavern_command_to_view_seconds",
     "From an event's append to the notice of its views, as a gateway hears it, seconds.",
@@ -86,6 +102,8 @@ class Metrics:
         self.decide_seconds = DECIDE
         self.projection_seconds = PROJECTION
         self.projection_lag = COMMAND_TO_VIEW
+        self.subscribe_seconds = SUBSCRIBE
+        self.delivery_seconds = DELIVERY
         self._open_streams = 0
 
     def command(self, game: str, kind: str, outcome: str, code: str = "") -> None:

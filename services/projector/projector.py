@@ -131,6 +131,10 @@ class Projector:
             projected = claim.match_ids
             if projected:
                 idle_since = None
+                claimed_at = time.time()
+                for since in claim.since:
+                    if since:  # 0: put back after a lapsed claim, its wait unknown
+                        metrics.PROJECTOR_WAIT.observe(max(0.0, claimed_at - since))
                 backlog = backlog or len(projected) == self.batch
                 # the tails the claim brought (none where the logs live apart from the queue)
                 known = {match_id: Tail(after, records) for match_id, (after, records) in claim.tails.items()}

@@ -19,7 +19,8 @@
 -- ARGV[1] now (unix s); ARGV[2] lease (s); ARGV[3] how many; ARGV[4] the job's token;
 -- ARGV[5] '1' to read the tails; ARGV[6] '1' to renew; ARGV[7] '1' if the job holds claims now;
 -- ARGV[8] the prefix of a job's own wake-up key (the job's token follows it).
--- Returns {ids, tails}: tails (when read) holds {checkpoint, XRANGE entries} per claimed id.
+-- Returns {ids, tails, since}: tails (when read) holds {checkpoint, XRANGE entries} per claimed id;
+-- since, when each claimed id turned dirty (its score: the projector's queueing, measured).
 local now = tonumber(ARGV[1])
 local job = ARGV[4]
 local slots, held, holding = held_by_others(KEYS[2], KEYS[3], job, now)
@@ -53,7 +54,7 @@ end
 -- as many more as the others hold: those are put back, the rest claimed up to the count
 local count = tonumber(ARGV[3])
 local popped = redis.call('ZPOPMIN', KEYS[1], count + holding)
-local ids, back, woken = {}, {}, {}
+local ids, since, back, woken = {}, {}, {}, {}
 for i = 1, #popped, 2 do
   local id, holder = popped[i], held[popped[i]]
   if holder or #ids >= count then
@@ -65,6 +66,7 @@ for i = 1, #popped, 2 do
     end
   else
     ids[#ids + 1] = id
+    since[#since + 1] = popped[i + 1]
   end
 end
 if #back > 0 then redis.call('ZADD', KEYS[1], unpack(back)) end
@@ -80,4 +82,4 @@ if ARGV[5] == '1' then
     tails[i] = {checkpoint, redis.call('XRANGE', 'match:{' .. id .. '}:log', (checkpoint + 1) .. '-0', '+')}
   end
 end
-return {ids, tails}
+return {ids, tails, since}

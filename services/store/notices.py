@@ -94,8 +94,9 @@ class Subscription:
     ``want`` and ``drop`` return at once, and one task sends them in order, the newest wish of
     each match winning (a stream closed and another opened meanwhile leave it subscribed)."""
 
-    def __init__(self, node_of: Any) -> None:
+    def __init__(self, node_of: Any, per_slot: bool = False) -> None:
         self._node_of = node_of  # (channel, whether its node may have changed) -> (node, its client), awaited
+        self._per_slot = per_slot  # a cluster: one call's channels share a slot (a single Redis takes any)
         self._nodes: dict[Hashable, Any] = {}  # node -> its pub/sub
         self._on: dict[str, Hashable] = {}  # match id -> the node its channel is subscribed on
         self._wanted: set[str] = set()
@@ -132,28 +133,41 @@ class Subscription:
                 await self._changed.wait()
                 self._changed.clear()
                 todo, self._todo = self._todo, set()
-                for match_id in todo:
-                    await self._apply(match_id)
+                await self._apply(todo)
         except Exception as problem:
             self._heard.put_nowait(problem)
 
-    async def _apply(self, match_id: str) -> None:
-        channel = keys.notices(match_id)
-        on = self._on.get(match_id)
-        if match_id in self._wanted and on is None:
-            node, client = await self._node_of(channel, match_id in self._moved)
-            self._moved.discard(match_id)
+    async def _apply(self, match_ids: set[str]) -> None:
+        """Subscribe the channels of ``match_ids`` wanted and not subscribed, leave those no longer
+        wanted: one call for all of a node's (of a slot's, on a cluster). A call a channel took a
+        turn of the event loop each, and under load the matches created at once were subscribed
+        one by one for seconds, their moves' views unheard meanwhile (issue 31)."""
+        joining: dict[tuple[Hashable, int | None], tuple[Any, list[str]]] = {}  # (node, slot) -> client, channels
+        leaving: dict[tuple[Hashable, int | None], list[str]] = {}
+        for match_id in match_ids:
+            channel = keys.notices(match_id)
+            on = self._on.get(match_id)
+            if match_id in self._wanted and on is None:
+                node, client = await self._node_of(channel, match_id in self._moved)
+                self._moved.discard(match_id)
+                self._on[match_id] = node
+                joining.setdefault((node, self._slot(channel)), (client, []))[1].append(channel)
+            elif match_id not in self._wanted and on is not None:
+                del self._on[match_id]
+                leaving.setdefault((on, self._slot(channel)), []).append(channel)
+        for (node, _), channels in leaving.items():
+            await self._nodes[node].sunsubscribe(*channels)
+        for (node, _), (client, channels) in joining.items():
             pubsub = self._nodes.get(node)
             if pubsub is None:
                 pubsub = self._nodes[node] = client.pubsub()
-                await pubsub.ssubscribe(channel)
+                await pubsub.ssubscribe(*channels)
                 self._tasks.append(asyncio.create_task(self._read(node, pubsub)))
             else:
-                await pubsub.ssubscribe(channel)
-            self._on[match_id] = node
-        elif match_id not in self._wanted and on is not None:
-            del self._on[match_id]
-            await self._nodes[on].sunsubscribe(channel)
+                await pubsub.ssubscribe(*channels)
+
+    def _slot(self, channel: str) -> int | None:
+        return slot_of(channel) if self._per_slot else None
 
     async def _read(self, node: Hashable, pubsub: Any) -> None:
         try:
@@ -200,7 +214,7 @@ class Notices:
         if isinstance(redis, ClusterClient):
             await redis.ping()
             nodes = _Nodes(redis, self.timeout_s)
-            subscription = Subscription(nodes.node_of)
+            subscription = Subscription(nodes.node_of, per_slot=True)
         else:
             await redis.ping()
             nodes, subscription = None, Subscription(_one(redis))

@@ -47,6 +47,7 @@ def instance_of(match_id: str, count: int) -> int:
 class Claim:
     match_ids: list[str]  # claimed, dirty longest first
     tails: dict[str, tuple[int, list[Record]]]  # where the logs live on this Redis: checkpoint and entries after it
+    since: list[float]  # when each claimed match turned dirty (unix s; 0: put back after a lapsed claim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +102,11 @@ class ProjectorQueue:
         now = time.time() if now is None else now
         args = [now, lease_s, count, token, int(self.tails), int(renew), int(bool(done)), keys.JOB_WAKE]
         (answer,) = await run_scripts(self.link, [Call(self._claim, [keys.DIRTY, keys.CLAIMS, keys.ACTIVE], args)])
-        claimed, tails = reply(answer)
+        claimed, tails, since = reply(answer)
         match_ids = [raw.decode() for raw in claimed]
         read = zip(match_ids, tails, strict=True) if tails else ()
-        return Claim(match_ids, {match_id: (after, records_of(entries)) for match_id, (after, entries) in read})
+        known = {match_id: (after, records_of(entries)) for match_id, (after, entries) in read}
+        return Claim(match_ids, known, [float(score) for score in since])
 
     async def wait(self, token: str, timeout_s: float) -> None:
         """Until a match turns dirty (a mark adds the wake-up), another job left the job ``token``

@@ -29,6 +29,17 @@ stale version (``Prefer: handling=strict``; the peer has no other strictness). E
 server's CPU per accepted command (Redis, gateways, workers: ``server_cpu_us_per_command``, the
 peer's server the same) and the Redis commands per accepted command (INFO commandstats).
 
+--continuous runs issue 31's load: our matches in one stretch of --seconds, never held and without
+the floor, as the peer's are (a hold every slice let a backlog drain, and hid the tail that builds
+over seconds at 200 matches); with --limits-off the rates of commands and reads are off, as the peer
+has none. A move counts if first sent while measuring, whenever its views land (one that lands
+after the stretch, in the load that goes on for LANDING_S, is not left out; one still in flight
+then counts at its age), and each line gives p50, p99 and max of a move to all 4 streams, and
+the spread from the first stream showing it to the fourth (the fan-out's share). The run ends
+with a table of the lines, ours beside the peer's. --trace FILE writes each measured move's times
+(its match, version, seat, sent, answered, first and fourth stream, its match's creation), to
+find where a tail comes from.
+
 With --ws each seat also plays on one WebSocket (/v1/matches/{id}/ws: its views and its commands),
 the two transports taking turns twice per --matches, each line saying its "transport".
 
@@ -66,6 +77,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import zlib
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -80,7 +92,10 @@ except ImportError:  # pragma: no cover (Windows)
     from asyncio import run
 
 ROOT = Path(__file__).resolve().parents[2]
+# --trace: each measured move's times, to find where a tail comes from (its match, its age, its stage)
+TRACE: list[tuple] | None = None
 SETTLE_S = 0.5  # after the seats are held or let go, before a slice is measured
+LANDING_S = 3.0  # after a stretch without the floor, the load goes on while its last moves land
 # the matches are created as a trusted frontend would, with its key (the kit's TAVERN_CREATE_IDENTITY
 # is player): the first of TAVERN_API_KEYS, the running gateways' (--gateway-port), else one of ours
 API_KEY = os.environ.get("TAVERN_API_KEYS", "bench-frontend-key").split(",")[0].strip()
@@ -90,6 +105,18 @@ API_KEY = os.environ.get("TAVERN_API_KEYS", "bench-frontend-key").split(",")[0].
 # at 10 matches, where a key is shipped with 5 (TAVERN_CREATES_PER_S; a deployment whose frontend
 # creates that fast raises it); every other limit stays on, as shipped
 CREATES_OFF = {"TAVERN_CREATES_PER_S": "0"}
+
+# --limits-off: the per-token and per-address rates of commands and reads too (the peer has none),
+# and an idle kept connection's and a request's headers' timeouts long: at 200 matches a seat may wait
+# for its view longer than the kit's 5 s, and a connection let go as the seat writes is reset
+RATES_OFF = {
+    **{
+        f"TAVERN_{name}": "0"
+        for name in ("COMMANDS_PER_S_TOKEN", "COMMANDS_PER_S_ADDRESS", "READS_PER_S_TOKEN", "READS_PER_S_ADDRESS")
+    },
+    "TAVERN_KEEPALIVE_S": "300",
+    "TAVERN_HEADER_TIMEOUT_S": "300",
+}
 
 # where the client's connections come from, in turn (--addresses sets how many)
 ADDRESSES = itertools.cycle(["127.0.0.1"])
@@ -280,6 +307,11 @@ class Stats:
         self.own_view_s: list[float] = []
         self.all_views_s: list[float] = []
         self.move_to_all_s: list[float] = []  # from sending the command (the peer's measure)
+        # from the first stream showing a move's version to the fourth: the fan-out's share of the tail
+        self.spread_s: list[float] = []
+        # moves first sent while measuring whose version had not reached all 4 streams when the run
+        # stopped: their age then (a lower bound of their latency, counted in the percentiles too)
+        self.unseen = 0
         self.views = 0  # views that arrived on the streams while measuring
         self.matches_done = 0
         self.measuring = False
@@ -298,7 +330,8 @@ class Match:
         self.wake = [asyncio.Event() for _ in range(4)]
         self.answered: dict[int, float] = {}  # version -> when its 200 arrived
         self.answering: dict[int, int] = {}  # version -> the seat whose command it answered
-        self.sent: dict[int, float] = {}  # version -> when the command that made it was sent
+        self.sent: dict[int, float] = {}  # version -> when the move that made it was first sent, if measured
+        self.first_seen: dict[int, float] = {}  # version -> when a stream first showed it
         self.finished = asyncio.Event()
         self.conns: list[Conn] = []
 
@@ -310,6 +343,7 @@ class Match:
         assert status == 201, raw
         created = json.loads(raw)
         self.id = created["match_id"]
+        self.born = time.perf_counter()
         # with several gateways, a match's requests all go to one, chosen by its id (as a balancer
         # hashing the path's match id would): its fold cache and command chains stay in one place
         self.port = self.ports[zlib.crc32(self.id.encode()) % len(self.ports)]
@@ -322,6 +356,7 @@ class Match:
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:  # also when the run stops mid-match: no stream reader outlives the loop
+            self.cut_short()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -334,27 +369,44 @@ class Match:
         await conn.stream(f"/v1/matches/{self.id}/stream", token, lambda data: self.saw(seat, data))
 
     def saw(self, seat: int, data: bytes) -> None:
-        """A view arrived on ``seat``'s stream."""
+        """A view arrived on ``seat``'s stream. A move is measured if it was first sent while
+        measuring, whenever its views arrive: one that lands after its slice is not left out."""
         now = time.perf_counter()
         view = seen_view(data)
         version = view.version
-        self.stats.views += self.stats.measuring
+        stats = self.stats
+        stats.views += stats.measuring
         for v, at in self.answered.items():
-            if self.seen[seat] < v <= version and self.stats.measuring:
+            if self.seen[seat] < v <= version and v in self.sent:
+                self.first_seen.setdefault(v, now)
                 if self.answering.get(v) == seat:
-                    self.stats.own_view_s.append(now - at)
+                    stats.own_view_s.append(now - at)
                 if min([*self.seen[:seat], version, *self.seen[seat + 1 :]]) >= v:
-                    self.stats.all_views_s.append(now - at)
-                    self.stats.move_to_all_s.append(now - self.sent[v])
+                    stats.all_views_s.append(now - at)
+                    stats.move_to_all_s.append(now - self.sent[v])
+                    stats.spread_s.append(now - self.first_seen[v])
+                    if TRACE is not None:  # match, version, seat, sent, 200, first stream, 4th, match created
+                        TRACE.append(
+                            (self.id, v, self.answering.get(v), self.sent[v], at, self.first_seen[v], now, self.born)
+                        )
         self.seen[seat] = version
         self.views[seat] = view
         self.wake[seat].set()
-        if view.status == "finished":
-            self.finished.set()
+        if view.status == "finished" and all(seen is not None and seen.status == "finished" for seen in self.views):
+            self.finished.set()  # ended on all 4 streams: its last moves are measured
         done = [v for v in self.answered if v <= min(self.seen)]
         for v in done:
             del self.answered[v]
             self.sent.pop(v, None)
+            self.first_seen.pop(v, None)
+
+    def cut_short(self) -> None:
+        """The run stops: the measured moves not yet on all 4 streams count at their age so far."""
+        now = time.perf_counter()
+        for v, at in self.sent.items():
+            if v > min(self.seen):
+                self.stats.unseen += 1
+                self.stats.move_to_all_s.append(now - at)
 
     async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
         """How ``seat`` sends a command: a POST on a kept connection of its own."""
@@ -367,6 +419,7 @@ class Match:
     async def play(self, seat: int, token: str) -> None:
         send = await self.sender(seat, token)
         acted_on = 0  # the version of the view last acted on
+        measured = False  # this move was first sent while measuring
         awaiting = 0  # the version of our last accepted command: older views do not show it yet
         first_try: float | None = None  # when this move was first sent (a 409 is retried)
         while True:
@@ -382,8 +435,12 @@ class Match:
                 command = b'%s,"expected_version":%d}' % (command[:-1], view.version)
             await self.stats.pacer.turn()
             started = time.perf_counter()
-            first_try = first_try or started
-            status, raw = await send(command)
+            if first_try is None:
+                first_try, measured = started, self.stats.measuring
+            try:
+                status, raw = await send(command)
+            except ConnectionError:  # the gateway let the kept connection go as we wrote: sent again
+                status, raw, acted_on = 0, b"", 0  # from this view (if it was taken, refused: the next view)
             now = time.perf_counter()
             stats = self.stats
             stats.statuses[status] = stats.statuses.get(status, 0) + 1
@@ -391,10 +448,11 @@ class Match:
                 version = awaiting = answered(raw).version
                 if stats.measuring:
                     stats.accepted += 1
+                if measured:
                     stats.command_s.append(now - started)
+                    self.sent[version] = first_try  # a move's time runs from its first try
                 self.answered[version] = now
                 self.answering[version] = seat
-                self.sent[version] = first_try  # a move's time runs from its first try
                 first_try = None
                 if version <= min(self.seen):
                     self.wake[seat].set()
@@ -468,7 +526,10 @@ async def keep_matches(
 ) -> None:
     async def slot() -> None:
         while not stop.is_set():
-            await kind(ports, stats, random.Random(rng.random())).run()
+            try:
+                await kind(ports, stats, random.Random(rng.random())).run()
+            except ConnectionError as problem:  # its creation's connection reset: a new match in its slot
+                print("a match's creation failed:", repr(problem), file=sys.stderr)
 
     tasks = [asyncio.create_task(slot()) for _ in range(count)]
     for task in tasks:
@@ -532,27 +593,81 @@ def redis_calls(port: int | None) -> dict[str, int]:
     return calls
 
 
-class Phase:
-    """Wall time, CPU time by process and Redis commands by name, summed over the slices of one
-    kind of load: per command, figures that a shared machine's drifting speed hardly moves."""
+# a move's way to its streams, stage by stage (the services' histograms, services/ops/metrics.py):
+# where a tail at saturation waits
+STAGES = {
+    "tavern_projector_wait_seconds": "dirty_to_claimed",  # the projector's queue (worker)
+    "tavern_projection_seconds": "batch_projected",  # one drain step's batch (worker)
+    "tavern_command_to_view_seconds": "appended_to_notice_heard",  # both of those, and the notice (gateway)
+    "tavern_delivery_seconds": "notice_to_streams",  # the views read and offered to the streams (gateway)
+    "tavern_subscribe_seconds": "first_stream_to_subscribed",  # a match's channel taken (gateway)
+}
+METRICS_PORTS: list[int] = []  # the gateways' and workers' /metrics, of the services started here
 
-    def __init__(self, pids: dict[str, int], redis_port: int | None = None) -> None:
+
+def histograms(ports: list[int]) -> dict[str, dict[float, float]]:
+    """The STAGES histograms' cumulative bucket counts, added up over ``ports``' /metrics."""
+    found: dict[str, dict[float, float]] = {}
+    for port in ports:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+            text = answer.read().decode()
+        for line in text.splitlines():
+            name, _, rest = line.partition("_bucket{")
+            if name in STAGES and 'le="' in rest:
+                bound = rest.split('le="')[1].split('"')[0]
+                buckets = found.setdefault(name, {})
+                upper = float("inf") if bound == "+Inf" else float(bound)
+                buckets[upper] = buckets.get(upper, 0.0) + float(line.rsplit(" ", 1)[1])
+    return found
+
+
+def bucket_pct(buckets: dict[float, float], q: float) -> float | None:
+    """The upper bound (ms) of the bucket holding the ``q`` quantile: a bound, as coarse as the buckets."""
+    ordered = sorted(buckets.items())
+    total = ordered[-1][1] if ordered else 0
+    if not total:
+        return None
+    return next(round(upper * 1000, 1) for upper, count in ordered if count >= q * total)
+
+
+class Phase:
+    """Wall time, CPU time by process, Redis commands by name and the stages' histograms, summed
+    over the slices of one kind of load: per command, figures that a shared machine's drifting
+    speed hardly moves."""
+
+    def __init__(
+        self, pids: dict[str, int], redis_port: int | None = None, metrics_ports: list[int] | None = None
+    ) -> None:
         self.pids = pids
         self.redis_port = redis_port
+        self.metrics_ports = metrics_ports or []
         self.elapsed = 0.0
         self.cpu = dict.fromkeys(pids, 0.0)
         self.calls: dict[str, int] = {}
+        self.stages: dict[str, dict[float, float]] = {}
 
     @contextlib.contextmanager
     def timed(self) -> Iterator[None]:
         began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
         calls = redis_calls(self.redis_port)
+        stages = histograms(self.metrics_ports)
         yield
         self.elapsed += time.perf_counter() - began
         for name, pid in self.pids.items():
             self.cpu[name] += cpu_seconds(pid) - before[name]
         for name, count in redis_calls(self.redis_port).items():
             self.calls[name] = self.calls.get(name, 0) + count - calls.get(name, 0)
+        for name, buckets in histograms(self.metrics_ports).items():
+            summed = self.stages.setdefault(name, {})
+            for upper, count in buckets.items():
+                summed[upper] = summed.get(upper, 0.0) + count - stages.get(name, {}).get(upper, 0.0)
+
+    def stage_ms(self) -> dict[str, list[float | None]]:
+        """Each stage's p50 and p99 (ms, its bucket's upper bound) over the phase."""
+        return {
+            STAGES[name]: [bucket_pct(buckets, 0.5), bucket_pct(buckets, 0.99)]
+            for name, buckets in sorted(self.stages.items(), key=lambda item: list(STAGES).index(item[0]))
+        }
 
 
 async def measure(
@@ -566,9 +681,12 @@ async def measure(
     kind: type[Match] = Match,
     redis_port: int | None = None,
     mode: str = "plain",
+    floor: bool = True,
 ) -> dict:
     """Our matches and the bare endpoint, measured in alternating slices (the matches held while
-    the floor runs), so that both see the same machine: its speed drifts within minutes here."""
+    the floor runs), so that both see the same machine: its speed drifts within minutes here.
+    Without ``floor``, our matches in one stretch, never held (issue 31's load, and the peer's):
+    a backlog that builds over seconds then shows, where a hold every slice drained it."""
     pids = {**(pids or {}), "client": os.getpid()}
     stats = Stats(rate, mode)
     stop = asyncio.Event()
@@ -576,15 +694,17 @@ async def measure(
     clients = min(4 * matches, 256)
     bare = Floor(ports, clients)
     await asyncio.sleep(warmup)
-    ours, floors = Phase(pids, redis_port), Phase(pids)
-    for index in range(slices):
+    ours, floors = Phase(pids, redis_port, METRICS_PORTS), Phase(pids)
+    for index in range(slices if floor else 1):
         if index:
             stats.go.set()
             await asyncio.sleep(SETTLE_S)  # the held seats' burst passes
         with ours.timed():
             stats.measuring = True
-            await asyncio.sleep(seconds / slices)
+            await asyncio.sleep(seconds / slices if floor else seconds)
             stats.measuring = False
+        if not floor:
+            break
         stats.go.clear()
         await asyncio.sleep(SETTLE_S)  # the commands in flight land, and their views
         # connected for each slice: a connection kept idle while ours runs outlives the gateways'
@@ -594,10 +714,12 @@ async def measure(
             await bare.run(min(seconds, 5) / slices)
         bare.close()
     stats.go.set()
+    if not floor:  # the moves sent last land under the same load (those later count at their age)
+        await asyncio.sleep(LANDING_S)
     stop.set()
     await runner
     floor_requests = max(1, len(bare.latencies))
-    floor_rate = len(bare.latencies) / floors.elapsed
+    floor_rate = len(bare.latencies) / floors.elapsed if floor else 0
     rate = stats.accepted / ours.elapsed
     return {
         "matches": matches,
@@ -615,17 +737,32 @@ async def measure(
         "all_views_ms_p99": round(pct(stats.all_views_s, 0.99), 2),
         "move_to_all_views_ms_p50": round(pct(stats.move_to_all_s, 0.5), 2),
         "move_to_all_views_ms_p99": round(pct(stats.move_to_all_s, 0.99), 2),
+        "move_to_all_views_ms_max": round(pct(stats.move_to_all_s, 1.0), 2),
+        "move_to_all_views_p99_over_p50": round(pct(stats.move_to_all_s, 0.99) / pct(stats.move_to_all_s, 0.5), 2),
+        # moves measured but not on all 4 streams when the run stopped (counted above at their age)
+        "moves_unseen_at_stop": stats.unseen,
+        # from the first of the 4 streams showing a move to the last: the gateway's fan-out
+        "spread_ms_p50": round(pct(stats.spread_s, 0.5), 2),
+        "spread_ms_p99": round(pct(stats.spread_s, 0.99), 2),
         # each seat's mean time from one move to its next (Little's law: seats over rate); the
         # part of it that is not the move itself is spent waiting for the round, or in the client
         "seat_cycle_ms": round(4 * matches / rate * 1000, 1) if rate else None,
         "matches_finished": stats.matches_done,
         # coalescing: each stream gets the newest view, so a busy server sends fewer than 4 per command
         "views_per_command": round(stats.views / max(1, stats.accepted), 2),
-        "floor_clients": clients,
-        "floor_per_s": round(floor_rate),
-        "floor_ms_p99": round(pct(bare.latencies, 0.99), 2),
-        "ratio": round(rate / floor_rate, 3) if floor_rate else None,
-        "floor_cpu_us_per_request": {name: round(used / floor_requests * 1e6) for name, used in floors.cpu.items()},
+        **(
+            {
+                "floor_clients": clients,
+                "floor_per_s": round(floor_rate),
+                "floor_ms_p99": round(pct(bare.latencies, 0.99), 2),
+                "ratio": round(rate / floor_rate, 3) if floor_rate else None,
+                "floor_cpu_us_per_request": {
+                    name: round(used / floor_requests * 1e6) for name, used in floors.cpu.items()
+                },
+            }
+            if floor
+            else {}
+        ),
         # CPU per accepted command, by process (us): where the time goes
         "cpu_us_per_command": {name: round(used / max(1, stats.accepted) * 1e6) for name, used in ours.cpu.items()},
         # the server's part (Redis, gateways, workers): the peer's figure of the same name is its server's
@@ -633,6 +770,8 @@ async def measure(
             sum(used for name, used in ours.cpu.items() if name != "client") / max(1, stats.accepted) * 1e6
         ),
         "cpu_share_of_2_cores": round(sum(ours.cpu.values()) / ours.elapsed / 2, 2),
+        # each stage's p50 and p99, ms (the upper bounds of the services' histogram buckets)
+        "stage_ms_p50_p99": ours.stage_ms(),
         # Redis commands per accepted command, by name (INFO commandstats of the Redis started here)
         "redis_calls_per_command": {
             name: round(count / max(1, stats.accepted), 3) for name, count in sorted(ours.calls.items()) if count
@@ -653,28 +792,30 @@ async def wait_healthy(port: int) -> None:
     sys.exit("the gateway did not start")
 
 
-def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path, modes: list[str]) -> None:
+def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path, modes: list[str]) -> list[dict]:
     """The peer on the same machine in the same run: a boardgame.io 0.50.2 server (one Node
     process, socket.io, in-memory storage) and a Node process of bot clients that never pause,
     on a 4-seat simultaneous card draft (tests/bench/peer/). Needs node and npm."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         print(json.dumps({"peer": "not run: node and npm are needed"}))
-        return
+        return []
     peer = workdir / "peer"
     shutil.copytree(ROOT / "tests" / "bench" / "peer", peer)
     subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund"], cwd=peer, check=True)
     # as it would be deployed: in development mode boardgame.io checks every move's state for
     # JSON-safety and loads immer's development build
     env = dict(os.environ, NODE_ENV="production")
-    for matches in counts:
-        for mode in dict.fromkeys("strict" if mode == "exact" else mode for mode in modes):
-            run_peer_once(node, peer, env | {"PEER_MODE": mode}, matches, seconds, warmup, workdir)
+    return [
+        run_peer_once(node, peer, env | {"PEER_MODE": mode}, matches, seconds, warmup, workdir)
+        for matches in counts
+        for mode in dict.fromkeys("strict" if mode == "exact" else mode for mode in modes)
+    ]
 
 
 def run_peer_once(
     node: str, peer: Path, env: dict[str, str], matches: int, seconds: float, warmup: float, workdir: Path
-) -> None:
+) -> dict:
     """One line of the peer's figures; PEER_MODE strict: its stateID checked (tests/bench/peer/game.js)."""
     port = free_pair()
     with open(workdir / "peer.log", "ab") as log:
@@ -683,8 +824,14 @@ def run_peer_once(
     try:
         run(wait_listening(port))
         args = [node, "bench.js", str(port), str(matches), str(seconds), str(warmup), str(server.pid)]
-        line = subprocess.run(args, cwd=peer, env=env, capture_output=True, text=True, check=True).stdout
-        print(line.strip(), flush=True)
+        done = subprocess.run(args, cwd=peer, env=env, capture_output=True, text=True)
+        if done.returncode:  # one point lost, not the run's table
+            said = [line for line in done.stderr.splitlines() if line.strip()]
+            failed = {"peer": "failed", "matches": matches, "mode": env["PEER_MODE"], "error": said[-1:]}
+            print(json.dumps(failed), flush=True)
+            return failed
+        print(done.stdout.strip(), flush=True)
+        return json.loads(done.stdout)
     finally:
         server.terminate()
         server.wait(10)
@@ -724,16 +871,39 @@ def rates(options: argparse.Namespace) -> list[float]:
 
 def measure_all(
     options: argparse.Namespace, ports: list[int], pids: dict[str, int] | None, redis_port: int | None = None
-) -> None:
-    """One line of figures per --matches."""
+) -> list[dict]:
+    """One line of figures per --matches and mode, printed as measured, and returned."""
     # --ws: SSE + POST and the WebSocket take turns, twice, so that both see the same drifting machine
     kinds = [Match, WsMatch] * 2 if options.ws else [Match]
+    lines = []
     for matches, rate in zip(options.matches, rates(options), strict=True):
         for mode in options.modes:
             for kind in kinds:
                 args = (ports, matches, options.seconds, options.warmup, pids, rate, options.slices, kind, redis_port)
-                figures = measure(*args, mode=mode)
-                print(json.dumps(run(figures)), flush=True)
+                figures = run(measure(*args, mode=mode, floor=not options.continuous))
+                print(json.dumps(figures), flush=True)
+                lines.append(figures)
+    return lines
+
+
+def summary(ours: list[dict], peer: list[dict]) -> str:
+    """A table of the lines: per mode and number of matches, ours beside the peer (the peer's
+    strict line beside our strict and exact ones: it has no other strictness)."""
+    theirs = {(line["mode"], line["matches"]): line for line in peer}
+    rows = [
+        "| mode | M | accepted/s ours / peer | move to all views p50 | p99 | max | p99/p50 | server CPU us/command |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+
+    def pair(line: dict, other: dict | None, name: str) -> str:
+        return f"{line.get(name)} / {other.get(name) if other else '-'}"
+
+    for line in ours:
+        other = theirs.get(("strict" if line["mode"] == "exact" else line["mode"], line["matches"]))
+        names = ["accepted_per_s", "move_to_all_views_ms_p50", "move_to_all_views_ms_p99"]
+        names += ["move_to_all_views_ms_max", "move_to_all_views_p99_over_p50", "server_cpu_us_per_command"]
+        rows.append(f"| {line['mode']} | {line['matches']} | " + " | ".join(pair(line, other, n) for n in names) + " |")
+    return "\n".join(rows)
 
 
 def start(args: list[str], env: dict[str, str], log) -> subprocess.Popen:
@@ -753,6 +923,21 @@ def main() -> None:
     parser.add_argument("--peer", action="store_true", help="then measure the peer the same way (node, npm)")
     parser.add_argument("--ws", action="store_true", help="also each seat on one WebSocket, in turns with SSE + POST")
     parser.add_argument(
+        "--continuous",
+        action="store_true",
+        help="our matches in one stretch of --seconds, never held, no floor (issue 31's load, and the peer's)",
+    )
+    parser.add_argument(
+        "--trace",
+        help="write each measured move's times to this file (JSON: match, version, seat, sent, answered,"
+        " first and fourth stream, the match's creation; perf_counter seconds)",
+    )
+    parser.add_argument(
+        "--limits-off",
+        action="store_true",
+        help="the rates of commands and reads off, idle connections kept (the peer has neither)",
+    )
+    parser.add_argument(
         "--modes",
         nargs="+",
         choices=["plain", "strict", "exact"],
@@ -769,9 +954,13 @@ def main() -> None:
     )
     options = parser.parse_args()
     source_addresses(options.addresses)
+    if options.trace:
+        global TRACE
+        TRACE = []
     if options.gateway_port is not None:
         measure_all(options, options.gateway_port, None)
         return
+    ours: list[dict] = []
     processes: list[subprocess.Popen] = []
     workdir = Path(tempfile.mkdtemp(prefix="tavern-bench-"))
     log = open(workdir / "service.log", "wb")  # noqa: SIM115 (lives as long as the run)
@@ -787,26 +976,32 @@ def main() -> None:
         env = dict(os.environ, REDIS_URL=url, TAVERN_BENCH="1", LOG_LEVEL="warning", PYTHONPATH=str(ROOT))
         # the kit's (deploy/tavern.env)
         env |= {"TAVERN_API_KEYS": API_KEY, "TAVERN_CREATE_IDENTITY": "player", **CREATES_OFF}
+        if options.limits_off:
+            env |= RATES_OFF
         ports = [free_port() for _ in range(options.gateways)]
         pids = {"redis": processes[0].pid} if options.redis_url is None else {}
         for index, port in enumerate(ports):
             processes.append(start(["serve", "--port", str(port)], env, log))
             pids["gateway" if len(ports) == 1 else f"gateway{index}"] = processes[-1].pid
+        METRICS_PORTS[:] = ports
         for index in range(options.workers):
-            processes.append(start(["worker"], env, log))
+            METRICS_PORTS.append(free_port())
+            processes.append(start(["worker"], env | {"TAVERN_WORKER_METRICS_PORT": str(METRICS_PORTS[-1])}, log))
             pids[f"worker{index}"] = processes[-1].pid
         for port in ports:
             run(wait_healthy(port))
         setup = {"redis": url, "gateways": len(ports), "workers": options.workers, "seconds": options.seconds}
-        print(json.dumps(setup | {"log": str(workdir)}))
-        measure_all(options, ports, pids, redis_port)
+        print(json.dumps(setup | {"log": str(workdir), "limits": "off" if options.limits_off else "on"}))
+        ours = measure_all(options, ports, pids, redis_port)
     finally:
         for process in reversed(processes):
             process.terminate()
         for process in processes:
             process.wait(10)
-    if options.peer:
-        run_peer(options.matches, options.seconds, options.warmup, workdir, options.modes)
+    peer = run_peer(options.matches, options.seconds, options.warmup, workdir, options.modes) if options.peer else []
+    print(summary(ours, peer))
+    if TRACE is not None:
+        Path(options.trace).write_text(json.dumps(TRACE))
 
 
 if __name__ == "__main__":

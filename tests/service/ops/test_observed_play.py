@@ -51,6 +51,9 @@ FAMILIES = [
     "tavern_decide_seconds_count",
     "tavern_projection_seconds_count",
     "tavern_command_to_view_seconds_count",
+    "tavern_projector_wait_seconds_count",
+    "tavern_subscribe_seconds_count",
+    "tavern_delivery_seconds_count",
     "tavern_projector_backlog",
     "tavern_projector_backlog_age_seconds",
     "tavern_matches_created_total",
@@ -168,6 +171,9 @@ async def observed(tmp_path: Path, url: str, started: list) -> None:
     appends = value(gateway_seen, "tavern_append_seconds_count")
     assert 1 <= appends <= value(gateway_seen, "tavern_decide_seconds_count") - 1
     assert value(gateway_seen, "tavern_command_to_view_seconds_count") >= 1
+    # the stream's match subscribed here, and a notice's views offered to it
+    assert value(gateway_seen, "tavern_subscribe_seconds_count") >= 1
+    assert value(gateway_seen, "tavern_delivery_seconds_count") >= 1
     # the worker: every bot command in the finished match's log, its finish, the abandonment, the archive
     entries = [json.loads(json.loads(line)["body"]) for line in entry_lines(export)[1:]]
     bot_commands = len({entry["command"]["id"] for entry in entries if entry["command"]["seat"] is not None})
@@ -178,6 +184,7 @@ async def observed(tmp_path: Path, url: str, started: list) -> None:
     assert value(worker, "tavern_matches_archived_total", ended="abandoned") == 1
     assert value(worker, "tavern_matches_active", game="heros-tavern") == 0
     assert value(worker, "tavern_projection_seconds_count") >= 1
+    assert value(worker, "tavern_projector_wait_seconds_count") >= 1
     assert total(worker, "tavern_redis_errors_total") == 0 and value(worker, "tavern_redis_reconnects_total") == 0
 
     time.sleep(0.5)  # the last lines flushed

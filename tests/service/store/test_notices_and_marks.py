@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import redis
+import redis.asyncio
 from rq import Queue
 
 from services.projector.jobs import drain_job
@@ -71,3 +73,22 @@ async def test_the_bench_floor_appends_to_its_own_capped_stream(backend):
     floor = BenchFloor(backend.events)
     first, second = await floor.add("PickCard"), await floor.add("PickCard")
     assert tuple(map(int, first.split("-"))) < tuple(map(int, second.split("-")))  # stream ids, in order
+
+
+async def test_the_matches_wanted_together_are_subscribed_in_one_call(redis_url):
+    """The channels wanted meanwhile go in one SSUBSCRIBE: a call each took a turn of a busy event
+    loop each, and 200 matches created at once were subscribed one by one for seconds (issue 31)."""
+    client = redis.asyncio.Redis.from_url(redis_url, protocol=2)
+    ids = [f"together{number}" for number in range(20)]
+
+    def subscribes() -> int:
+        return int(redis.Redis.from_url(redis_url).info("commandstats").get("cmdstat_ssubscribe", {}).get("calls", 0))
+
+    before = subscribes()
+    async with Notices(client).subscribed() as heard:
+        for match_id in ids:
+            heard.want(match_id)
+        assert sorted(m.match_id for m in await all_heard(heard) if isinstance(m, Subscribed)) == sorted(ids)
+        assert subscribes() - before == 1
+    await client.aclose()
+

@@ -47,7 +47,8 @@ async def test_the_longest_dirty_are_claimed_first(backend, queue):
     # marked at known times through the zset the marks keep (a match already in keeps its time)
     await backend.queue.zadd(keys.DIRTY, {"c": 100.0, "d": 100.0, "a": 90.0, "b": 95.0})
     await mark(queue, "a")  # already dirty: keeps its place from 90
-    assert (await queue.claim("job", 5.0, 2, [], now=102.0)).match_ids == ["a", "b"]
+    first = await queue.claim("job", 5.0, 2, [], now=102.0)
+    assert first.match_ids == ["a", "b"] and first.since == [90.0, 95.0]  # when each turned dirty
     assert (await queue.claim("job", 5.0, 5, [], now=102.0)).match_ids == ["c", "d"]
     assert (await queue.claim("job", 5.0, 5, [], now=102.0)).match_ids == []
 
@@ -147,7 +148,8 @@ async def test_a_claim_brings_each_matchs_tail_where_the_logs_live_beside_it(bac
     after, tail = claim.tails["a"]
     assert after == 1 and [record.body for record in tail] == [records[1].body]
     await mark(apart, "b")
-    assert await apart.claim("job", 5.0, 10, []) == Claim(["b"], {})
+    claimed = await apart.claim("job", 5.0, 10, [])
+    assert claimed == Claim(["b"], {}, claimed.since) and len(claimed.since) == 1
 
 
 async def test_a_match_already_dirty_keeps_its_time(backend, queue):
