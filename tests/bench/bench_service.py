@@ -22,12 +22,13 @@ boardgame.io 0.50.2 server and its bot clients, which npm installs into the run'
 
 --modes: how careful the clients are, each mode a line per --matches (and for the peer). plain:
 commands without a version. strict: each command carries the ``expected_version`` of the view it
-was chosen from, and a 409 is retried from the newest view (the peer: boardgame.io's stateID
-checked, a dropped move sent again from the newest state); ``stale_per_accepted`` counts the
-refusals, and a move's latency runs from its first try. exact: strict, asking for a 409 on every
-stale version (``Prefer: handling=strict``; the peer has no other strictness). Each line gives the
-server's CPU per accepted command (Redis, gateways, workers: ``server_cpu_us_per_command``, the
-peer's server the same) and the Redis commands per accepted command (INFO commandstats).
+was chosen from, and a 409 is retried from the newest view, the one the 409 carries if it does
+(the peer: boardgame.io's stateID checked, a dropped move sent again from the newest state);
+``stale_per_accepted`` counts the refusals, and a move's latency runs from its first try. exact:
+strict, asking for a 409 on every stale version (``Prefer: handling=strict``; the peer has no
+other strictness). Each line gives the server's CPU per accepted command (Redis, gateways,
+workers: ``server_cpu_us_per_command``, the peer's server the same) and the Redis commands per
+accepted command (INFO commandstats).
 
 With --ws each seat also plays on one WebSocket (/v1/matches/{id}/ws: its views and its commands),
 the two transports taking turns twice per --matches, each line saying its "transport".
@@ -232,9 +233,11 @@ class Answered(msgspec.Struct):
 
 
 class Refused(msgspec.Struct):
-    """A refusal; a stale version's names the version the match is at."""
+    """A refusal; a stale version's names the version the match is at, with the seat's view at it
+    when the gateway holds it."""
 
     version: int | None = None
+    view: Seen | None = None
 
 
 seen_view = msgspec.json.Decoder(Seen).decode
@@ -242,12 +245,12 @@ answered = msgspec.json.Decoder(Answered).decode
 _refused = msgspec.json.Decoder(Refused).decode
 
 
-def stale_at(body: bytes) -> int | None:
-    """The version a 409 says the match is at, if it says."""
+def stale_at(body: bytes) -> Refused:
+    """What a 409 says of the version the match is at (nothing, if it is no stale version's)."""
     try:
-        return _refused(body).version
+        return _refused(body)
     except msgspec.DecodeError:
-        return None
+        return Refused()
 
 
 class Pacer:
@@ -400,10 +403,15 @@ class Match:
                     self.wake[seat].set()
             else:
                 # refused (a stale view): retried from the newest view, which may be newer than
-                # the stream has shown yet (the 409 names the version: wait for it)
+                # the stream has shown yet (the 409 names the version: its view, if it carries it,
+                # else wait for it on the stream)
                 stats.stale += stats.measuring and status == 409
-                if status == 409 and (newer := stale_at(raw)) is not None:
-                    awaiting = max(awaiting, newer)
+                refused = stale_at(raw) if status == 409 else Refused()
+                if refused.version is not None:
+                    awaiting = max(awaiting, refused.version)
+                current = self.views[seat]
+                if refused.view is not None and (current is None or refused.view.version > current.version):
+                    self.views[seat] = refused.view
                 self.wake[seat].set()
 
 
