@@ -1,7 +1,9 @@
 """Whose turn it is at a projected entry, and which seats turned due there. The projector calls
-``turns`` once per projected match (``Projector._turns``, services/projector/projector.py): the
-one point where the service learns that a seat must move. The inbox is kept from it, and whatever
-else must hear of a turn hooks onto the same point and ``turned_due``."""
+``turns`` once per projected match with registered players (services/projector/projector.py): the
+one point where the service learns that a seat must move. The inbox and the notifications
+(services/projector/turns.py) are both kept from it, and whatever else must hear of a turn hooks
+onto the same point and ``turned_due``. A seat is due while its clock runs
+(``clocks.is_due``): it has legal commands, or a sealed prompt asks it."""
 
 from __future__ import annotations
 
@@ -35,8 +37,9 @@ def turns(match: Match, folded: Folded) -> Turns:
     finished = game.result(state) is not None
     due: dict[int, float | None] = {}
     if not finished:
+        sealed = clocks.sealed_seats(game, state)
         for seat in range(match.setup.seats):
-            if game.legal(state, seat):
+            if clocks.is_due(game, state, seat, sealed):
                 clock = folded.clocks[seat] if match.clock is not None and folded.clocks else None
                 due[seat] = clocks.deadline(match.clock, clock) if match.clock is not None and clock else None
     bots = frozenset({*match.bots, *bot_seats(state)})

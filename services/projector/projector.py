@@ -212,9 +212,11 @@ class Projector:
                 await self.timeouts.deserted(match, time.time())
             if self.ratings is not None and match.players and (counted := rated(match, folded)) is not None:
                 await self.ratings.record(match.game.id, counted)
-            await self._turns(match, folded)
-            if self.notifier is not None and match.players:
-                await self._notify(self.notifier, match, folded)
+            if match.players and (self.inbox is not None or self.notifier is not None):
+                now = seat_turns.turns(match, folded)  # once, for the inbox and the notifications
+                await self._turns(match, now)
+                if self.notifier is not None:
+                    await self._notify(self.notifier, match, folded, now)
         for match, _, result in finished:
             if self.tournaments is not None and match.players:
                 try:
@@ -248,12 +250,11 @@ class Projector:
                     "match_finished", match_id=match.id, game=match.game.id, version=folded.version, winners=winners
                 )
 
-    async def _turns(self, match: Match, folded: Folded) -> None:
+    async def _turns(self, match: Match, now: seat_turns.Turns) -> None:
         """Whose turn it is now, compared with the version projected before: the inboxes of the
         match's registered players follow when it changed (services/commands/turns.py)."""
-        if not match.players or self.inbox is None:
+        if self.inbox is None:
             return
-        now = seat_turns.turns(match, folded)
         if seat_turns.changed(self._seen_turns.get(match.id), now):
             await self.inbox.project(match, now)
         if now.finished:
@@ -261,11 +262,11 @@ class Projector:
         else:
             self._seen_turns[match.id] = now
 
-    async def _notify(self, notifier: Notifier, match: Match, folded: Folded) -> None:
+    async def _notify(self, notifier: Notifier, match: Match, folded: Folded, now: seat_turns.Turns) -> None:
         """The match's turns and end, told to its players (a failure here costs a notification, never
         a projection)."""
         try:
-            turned = await seats_turned_due(notifier.book, match, folded)
+            turned = await seats_turned_due(notifier.book, match, now)
             await notifier.projected(match, folded, turned)
         except Exception:
             log.exception("notify_failed", match_id=match.id, version=folded.version)
