@@ -7,6 +7,7 @@ tail, decide again, a bounded number of times. A refused command appends nothing
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import time
@@ -110,9 +111,13 @@ class Handler:
         # of one round trip each behind a lock. If one fails, those chained after it fail too
         # and are decided again on a fresh read.
         self._tips: dict[str, Folded] = {}
+        # match id -> set once the newest of those appends has its answer: a command sent for a
+        # version that one moves past waits for it rather than being decided and appended in vain
+        self._landing: dict[str, asyncio.Event] = {}
 
     def forget_tips(self) -> None:
         self._tips.clear()
+        self._landing.clear()
 
     async def submit(
         self,
@@ -203,9 +208,13 @@ class Handler:
                 if then is None or not unchanged_for(game, seat, then.state, folded.state):
                     known = folded if fresh else self.folds.cached(match)
                     if not fresh and known is not None and expected == known.version:
-                        # what the client saw, with appends of this process in flight after it:
-                        # decided on it, the conditional append says whether they went first
-                        folded = known
+                        # what the client saw, with appends of this process in flight after it
+                        # (a seat's options changed by them, or every stale version refused):
+                        # their answers say, with no fold, decision or append of its own, whether
+                        # it is stale (they landed) or is decided on what it saw (they failed)
+                        await self._landing[match.id].wait()  # (folded is the newest in flight's fold)
+                        folded = self._tips.get(match.id) or self.folds.cached(match)
+                        continue
                     elif known is None or (not fresh and expected > known.version):
                         folded = None  # past what this process knows: read what is appended
                         continue
@@ -242,8 +251,10 @@ class Handler:
             # append in flight (an expected version): it fails if that one lands, so nothing chains on it
             tip = self._tips.get(match.id)
             chained = tip is None or tip is folded
-            if chained:
+            landing = asyncio.Event() if chained else None
+            if landing is not None:
                 self._tips[match.id] = after
+                self._landing[match.id] = landing
             started = time.perf_counter()
             try:
                 appended = await self.store.append(match.id, folded.version, records, idem_key, encode(accepted))
@@ -256,6 +267,10 @@ class Handler:
             finally:
                 if self._tips.get(match.id) is after:
                     del self._tips[match.id]  # the newest in flight is done
+                if landing is not None:  # its waiters (any that came while it was the newest)
+                    if self._landing.get(match.id) is landing:
+                        del self._landing[match.id]
+                    landing.set()
             self.metrics.append_seconds.observe(time.perf_counter() - started)
             if appended.outcome == "ok":
                 self.folds.keep(match, after)

@@ -27,9 +27,10 @@ def refused(refusal: Refused) -> ApiError:
     return problem
 
 
-def of(outcome: Outcome, said: Texts | None = None) -> tuple[int, bytes]:
+def of(outcome: Outcome, said: Texts | None = None, view: bytes | None = None) -> tuple[int, bytes]:
     """A submitted command's status and body: 200 accepted, 422 refused by a rule, 409 otherwise;
-    a refusal's message in the language of ``said`` (English without)."""
+    a refusal's message in the language of ``said`` (English without); a stale one's with the
+    seat's ``view`` at the version it names, if given."""
     said = said or texts()
     if isinstance(outcome, Accepted):
         return 200, msgspec.json.encode(schemas.Accepted(outcome.version, outcome.events, outcome.receipt))
@@ -37,5 +38,6 @@ def of(outcome: Outcome, said: Texts | None = None) -> tuple[int, bytes]:
         # an outcome kept before refusals had their template says its English message
         return 422, schemas.error(outcome.code, said._(outcome.template or outcome.message, **outcome.params))
     if isinstance(outcome, Stale):  # the match moved under it: the current version with a stale one only
-        return 409, schemas.error(outcome.code, said._(Stale.TEMPLATE, version=outcome.version), outcome.version)
+        message = said._(Stale.TEMPLATE, version=outcome.version)
+        return 409, schemas.error(outcome.code, message, outcome.version, view)
     return 409, schemas.error(outcome.code, said._(outcome.message))  # closed, or contended

@@ -12,8 +12,8 @@ from projections.i18n import texts
 from services.commands.folds import MatchLost
 from services.commands.handling import BadCommand, decode_command
 from services.commands.matches import Match
-from services.commands.outcomes import Accepted, Ended
-from services.gateway import access, answers, asgi, language, outage
+from services.commands.outcomes import Accepted, Ended, Stale
+from services.gateway import access, answers, asgi, language, outage, stale_view
 from services.gateway.access import ApiError
 from services.gateway.rate_limit import address_of
 from services.gateway.schemas import error
@@ -90,4 +90,7 @@ async def _take(scope: asgi.Scope, authorization: str, caller: Caller, sent: Sen
         return Reply(*answers.of(outcome))
     # a refusal, said in the seat's player's language (else the request's)
     lang = language.of_scope(scope, await runtime.players.language(match.players.get(seat)))
-    return Reply(*answers.of(outcome, texts(lang)), ((b"content-language", lang.encode()),))
+    view = None
+    if isinstance(outcome, Stale):  # with the view it names: the client chooses again without a round
+        view = await stale_view.at(runtime, app.state.hub, match, seat, outcome.version)
+    return Reply(*answers.of(outcome, texts(lang), view), ((b"content-language", lang.encode()),))

@@ -32,8 +32,8 @@ ERRORS = {
     "(unknown_player)",
     403: "a token that is not this match's, or a spectator's where a seat's is needed (wrong_token, spectator)",
     404: "no such match (no_such_match)",
-    409: "stale_version (expected_version was not the match's: `version` says the current one), contention, "
-    "match_running",
+    409: "stale_version (expected_version was not the match's: `version` says the current one, `view` the "
+    "seat's view at it when the gateway holds it), contention, match_running",
     413: "the body is over its cap (body_too_large: docs/LIMITS.md)",
     422: "refused by the rules: the code is the game's (docs/API.md lists them)",
     429: "past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches "
@@ -363,6 +363,10 @@ def document() -> dict[str, Any]:
     _, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
     components |= _create_match(components.pop("CreateMatch"))
     components["GameInfo"]["properties"]["schemas"] = GAME_SCHEMAS
+    # a 409 stale_version's view (its game's envelope): typed as every game's, as the answers are
+    stale_view = any_of_games("ViewEnvelope")
+    stale_view["anyOf"].append({"type": "null"})
+    components["ErrorBody"]["properties"]["view"] = stale_view | {"default": None}
     components |= stream_schemas.components()
     components.update(copy.deepcopy(contract.components()))  # a copy: the cached one serves GET /v1/games
     rules = {game_id: get_game(game_id).rules_version for game_id in game_ids()}

@@ -46,6 +46,10 @@ class ErrorDetail(msgspec.Struct):
 class ErrorBody(msgspec.Struct, omit_defaults=True):
     error: ErrorDetail
     version: int | None = None  # on a 409: the current version
+    # on a 409 stale_version, when the gateway holds it: the seat's ViewEnvelope at ``version``, as
+    # its stream will send it (the client chooses again at once, without waiting for the stream);
+    # typed in the OpenAPI document as its game's (services/gateway/openapi.py)
+    view: msgspec.Raw | None = None
 
 
 class Accepted(msgspec.Struct, omit_defaults=True):
@@ -83,5 +87,6 @@ class Health(msgspec.Struct):
     status: str
 
 
-def error(code: str, message: str, version: int | None = None) -> bytes:
-    return msgspec.json.encode(ErrorBody(ErrorDetail(code, message), version))
+def error(code: str, message: str, version: int | None = None, view: bytes | None = None) -> bytes:
+    shown = None if view is None else msgspec.Raw(view)
+    return msgspec.json.encode(ErrorBody(ErrorDetail(code, message), version, shown))

@@ -22,12 +22,13 @@ boardgame.io 0.50.2 server and its bot clients, which npm installs into the run'
 
 --modes: how careful the clients are, each mode a line per --matches (and for the peer). plain:
 commands without a version. strict: each command carries the ``expected_version`` of the view it
-was chosen from, and a 409 is retried from the newest view (the peer: boardgame.io's stateID
-checked, a dropped move sent again from the newest state); ``stale_per_accepted`` counts the
-refusals, and a move's latency runs from its first try. exact: strict, asking for a 409 on every
-stale version (``Prefer: handling=strict``; the peer has no other strictness). Each line gives the
-server's CPU per accepted command (Redis, gateways, workers: ``server_cpu_us_per_command``, the
-peer's server the same) and the Redis commands per accepted command (INFO commandstats).
+was chosen from, and a 409 is retried from the newest view, the one the 409 carries if it does
+(the peer: boardgame.io's stateID checked, a dropped move sent again from the newest state);
+``stale_per_accepted`` counts the refusals, and a move's latency runs from its first try. exact:
+strict, asking for a 409 on every stale version (``Prefer: handling=strict``; the peer has no
+other strictness). Each line gives the server's CPU per accepted command (Redis, gateways,
+workers: ``server_cpu_us_per_command``, the peer's server the same) and the Redis commands per
+accepted command (INFO commandstats).
 
 --continuous runs issue 31's load: our matches in one stretch of --seconds, never held and without
 the floor, as the peer's are (a hold every slice let a backlog drain, and hid the tail that builds
@@ -259,9 +260,11 @@ class Answered(msgspec.Struct):
 
 
 class Refused(msgspec.Struct):
-    """A refusal; a stale version's names the version the match is at."""
+    """A refusal; a stale version's names the version the match is at, with the seat's view at it
+    when the gateway holds it."""
 
     version: int | None = None
+    view: Seen | None = None
 
 
 seen_view = msgspec.json.Decoder(Seen).decode
@@ -269,12 +272,12 @@ answered = msgspec.json.Decoder(Answered).decode
 _refused = msgspec.json.Decoder(Refused).decode
 
 
-def stale_at(body: bytes) -> int | None:
-    """The version a 409 says the match is at, if it says."""
+def stale_at(body: bytes) -> Refused:
+    """What a 409 says of the version the match is at (nothing, if it is no stale version's)."""
     try:
-        return _refused(body).version
+        return _refused(body)
     except msgspec.DecodeError:
-        return None
+        return Refused()
 
 
 class Pacer:
@@ -458,10 +461,15 @@ class Match:
                     self.wake[seat].set()
             else:
                 # refused (a stale view): retried from the newest view, which may be newer than
-                # the stream has shown yet (the 409 names the version: wait for it)
+                # the stream has shown yet (the 409 names the version: its view, if it carries it,
+                # else wait for it on the stream)
                 stats.stale += stats.measuring and status == 409
-                if status == 409 and (newer := stale_at(raw)) is not None:
-                    awaiting = max(awaiting, newer)
+                refused = stale_at(raw) if status == 409 else Refused()
+                if refused.version is not None:
+                    awaiting = max(awaiting, refused.version)
+                current = self.views[seat]
+                if refused.view is not None and (current is None or refused.view.version > current.version):
+                    self.views[seat] = refused.view
                 self.wake[seat].set()
 
 

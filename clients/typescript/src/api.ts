@@ -1167,6 +1167,11 @@ export interface components {
             error: components["schemas"]["ErrorDetail"];
             /** @default null */
             version: number | null;
+            /**
+             * @description `<game>.ViewEnvelope` of the match's game
+             * @default null
+             */
+            view: components["schemas"]["heros-tavern.ViewEnvelope"] | components["schemas"]["tavern-masters.ViewEnvelope"] | components["schemas"]["mercenaries.ViewEnvelope"] | components["schemas"]["taverna.ViewEnvelope"] | null;
         };
         /** ErrorDetail */
         ErrorDetail: {
@@ -4827,7 +4832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description stale_version (expected_version was not the match's: `version` says the current one), contention, match_running */
+            /** @description stale_version (expected_version was not the match's: `version` says the current one, `view` the seat's view at it when the gateway holds it), contention, match_running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5198,7 +5203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description stale_version (expected_version was not the match's: `version` says the current one), contention, match_running */
+            /** @description stale_version (expected_version was not the match's: `version` says the current one, `view` the seat's view at it when the gateway holds it), contention, match_running */
             409: {
                 headers: {
                     [name: string]: unknown;

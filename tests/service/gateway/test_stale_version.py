@@ -1,7 +1,8 @@
 """A stale ``expected_version`` (docs/API.md): decided only when the seat's options are the same
 as at that version (its ``legal``, and what only it can see), else ``409 stale_version`` naming
-the current version; always a 409 with ``Prefer: handling=strict``. In all four games, a seat
-tries a command of one of its older views at every step of a match played through the API."""
+the current version (with the seat's view at it); always a 409 with ``Prefer: handling=strict``.
+In all four games, a seat tries a command of one of its older views at every step of a match
+played through the API."""
 
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ async def test_a_stale_command_is_decided_only_if_the_seats_options_are_unchange
             plain = await send(api, created, actor, command, **STRICT)
             assert plain.status_code == 409, plain.text
             assert (plain.json()["error"]["code"], plain.json()["version"]) == ("stale_version", version)
+            assert plain.json()["view"] == now[actor]  # the seat's view at that version, as GET /view has it
             outcomes["strict"] += 1
             then, latest = runtime.folds.at(match, old["version"]), runtime.folds.cached(match)
             unchanged = old["legal"] == now[actor]["legal"] and (

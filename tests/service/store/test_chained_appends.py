@@ -14,7 +14,7 @@ import pytest
 from domain.kernel import Rng
 from projections.chain import Cause
 from services.commands.handling import decode_command
-from services.commands.outcomes import Accepted
+from services.commands.outcomes import Accepted, Stale
 from services.runtime import Runtime
 from services.store.event_store import seal
 from tests.service.client import create, seat_token, view
@@ -56,10 +56,14 @@ async def picks(api, created: dict, seats: range) -> tuple[int, list[bytes]]:
     return views[0]["version"], [msgspec.json.encode(seen["legal"][0]) for seen in views]
 
 
-async def submit(runtime: Runtime, match_id: str, seat: int, body: bytes):
+async def submit(runtime: Runtime, match_id: str, seat: int, body: bytes, exact: bool = False):
     match = await runtime.matches.get(match_id)
     command, expected = decode_command(match, body)
-    return await runtime.handler.submit(match, seat, command, expected)
+    return await runtime.handler.submit(match, seat, command, expected, exact=exact)
+
+
+def versioned(body: bytes, version: int) -> bytes:
+    return body[:-1] + b',"expected_version":%d}' % version
 
 
 async def chain_is_whole(runtime: Runtime, match_id: str) -> list[int]:
@@ -82,13 +86,19 @@ async def test_simultaneous_seats_share_one_pipeline(app, api):
     assert max(len(batch) for batch in batches) > 1, batches  # not one round trip per seat
 
 
+async def behind(api, runtime: Runtime, other: Runtime) -> tuple[str, int, list[bytes], Accepted]:
+    """A match whose fold ``runtime`` caches, then a command of seat 0 appended by ``other``: the
+    match's id, the version cached, seats 0 to 2's commands and the other's acceptance."""
+    created = await create(api)
+    start, bodies = await picks(api, created, range(3))  # this gateway's fold cache is current now
+    taken = await submit(other, created["match_id"], 0, bodies[0])  # the other gateway appends after it
+    assert isinstance(taken, Accepted)
+    return created["match_id"], start, bodies, taken
+
+
 async def test_a_command_chained_after_a_failed_one_is_decided_again(app, api, other):
     runtime = app.state.runtime
-    created = await create(api)
-    match_id = created["match_id"]
-    _, bodies = await picks(api, created, range(3))  # this gateway's fold cache is current now
-    taken = await submit(other, match_id, 0, bodies[0])  # the other gateway appends after it
-    assert isinstance(taken, Accepted)
+    match_id, _, bodies, taken = await behind(api, runtime, other)
     batches = recorded(runtime)
     # seat 1 is decided on the stale cache, seat 2 after it: the first fails on the version; the
     # second names a version that exists, but follows another entry: it must fail too
@@ -98,6 +108,34 @@ async def test_a_command_chained_after_a_failed_one_is_decided_again(app, api, o
     versions = sorted(answer.version for answer in answers)
     end = await chain_is_whole(runtime, match_id)
     assert versions[0] > taken.version and versions[-1] == end[-1]
+
+
+async def test_a_command_for_the_version_an_append_in_flight_passes_waits_for_its_answer(app, api):
+    """Every stale version refused (Prefer: handling=strict): the seats that chose from the version
+    the first pick moves past are answered from that pick's append, with no append of their own."""
+    runtime = app.state.runtime
+    created = await create(api)
+    match_id = created["match_id"]
+    start, bodies = await picks(api, created, range(4))
+    batches = recorded(runtime)
+    first = asyncio.create_task(submit(runtime, match_id, 0, bodies[0]))
+    await asyncio.sleep(0)  # decided, its append in flight
+    stale = [submit(runtime, match_id, seat, versioned(bodies[seat], start), exact=True) for seat in (1, 2, 3)]
+    taken, *answers = await asyncio.gather(first, *stale)
+    assert isinstance(taken, Accepted) and answers == [Stale(taken.version)] * 3, answers
+    assert batches == [["ok"]]
+
+
+async def test_a_command_waiting_on_an_append_that_failed_is_decided_on_what_it_saw(app, api, other):
+    runtime = app.state.runtime
+    match_id, start, bodies, taken = await behind(api, runtime, other)
+    batches = recorded(runtime)
+    first = asyncio.create_task(submit(runtime, match_id, 1, bodies[1]))  # decided on the stale cache
+    await asyncio.sleep(0)
+    waiting = await submit(runtime, match_id, 2, versioned(bodies[2], start), exact=True)
+    assert waiting == Stale(taken.version)  # its own append tried once the first failed: the log moved on
+    assert isinstance(await first, Accepted)
+    assert batches[:2] == [["conflict"], ["conflict"]], batches
 
 
 async def test_an_append_after_another_entry_of_the_same_version_conflicts(app, api):

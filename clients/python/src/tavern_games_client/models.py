@@ -35,6 +35,7 @@ class ErrorDetail(msgspec.Struct, frozen=True):
 class ErrorBody(msgspec.Struct, frozen=True):
     error: ErrorDetail
     version: int | None = None
+    view: ViewEnvelope | None = None  # a 409 stale_version's: the seat's view at ``version``, if given
 
 
 class TablePlayer(msgspec.Struct, frozen=True):

@@ -1,0 +1,25 @@
+"""The view a ``409 stale_version`` carries (docs/API.md): the seat's envelope at the version the
+refusal names, from the fold this gateway refused on (no Redis read), as the seat's stream will
+send it. Without it a client waits for that view on its stream before it can choose again, and
+every version of a simultaneous phase is projected and streamed on its own; with it the client
+chooses again at once, and the versions that follow share projections and frames as they do
+without a version check."""
+
+from __future__ import annotations
+
+import msgspec
+
+from projections.views import envelope
+from services.commands.matches import Match
+from services.gateway.hub import Hub
+from services.runtime import Runtime
+
+
+async def at(runtime: Runtime, hub: Hub, match: Match, seat: int, version: int) -> bytes | None:
+    """The seat's envelope at ``version``, if this process keeps that fold (services/commands/folds.py)."""
+    folded = runtime.folds.at(match, version)
+    if folded is None:
+        return None
+    players = await runtime.seating.of(match, folded)
+    raw = msgspec.json.encode(envelope(match.game, match.id, folded.state, version, seat, players=players))
+    return hub.overlay(match.id, raw)  # who is connected, as this gateway's streams know it
