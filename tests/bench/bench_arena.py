@@ -43,6 +43,8 @@ Measured for issue 36 (closing note; a machine loaded 3 to 20 on 2 cores, so the
     python tests/bench/bench_arena.py --games tavern-masters --matches 150 --bots planner search
     python tests/bench/bench_arena.py --games tavern-masters --matches 600 --bots planner search  (search@3)
     python tests/bench/bench_arena.py --games tavern-masters --seats 2 --matches 150 --bots planner search
+    python tests/bench/bench_arena.py --games tavern-masters --seats 2 --matches 450 --bots search planner \
+        --shard 0/2 --save s2_0.json    # and 1/2 alongside, then --merge s2_0.json s2_1.json (RULINGS.md 46)
 
 Mercenaries' search of generation 3 (its own simulator; seeds/mercenaries/RULINGS.md has the table), the
 arena shared by three processes (``--shard I/N`` plays the matches whose index is I modulo N,
