@@ -269,6 +269,17 @@ def inbox_revision(player_id: str) -> str:
     return f"player:{{{player_id}}}:inbox:rev"
 
 
+def played(player_id: str) -> str:
+    """Zset: a registered player's recent finished matches, match id -> when it finished
+    (services/store/played.py); beside ``player`` on its shard, capped."""
+    return f"player:{{{player_id}}}:played"
+
+
+def played_entries(player_id: str) -> str:
+    """Hash, beside ``played``: match id -> the player's entry for it (JSON: game, rank, score...)."""
+    return f"player:{{{player_id}}}:played:entries"
+
+
 # Notifications (services/store/notifications.py): a player's under its hash tag, so they shard.
 def notify_settings(player_id: str) -> str:
     """Hash: the player's choices (``turn``, ``ended``, ``time_low``, ``push``, ``webhook``: "1"/"0")."""
