@@ -118,6 +118,12 @@ def lobby(game: str | None) -> str:
     return LOBBY if game is None else f"{LOBBY}:{game}"
 
 
+def lobby_live(game: str | None) -> str:
+    """The public matches being played (services/commands/lobby.py), match id -> minus when it started
+    (the latest first): watched from the lobby; one family for all games and one per game, as ``lobby``."""
+    return f"{LOBBY}-live" if game is None else f"{LOBBY}-live:{game}"
+
+
 # zset: match id -> when created, every lobby match not yet started nor closed, private ones too:
 # the archiver closes those that wait past the idle limit (nobody came), freeing their quota slots.
 LOBBY_WAITING = f"{LOBBY}:waiting"
