@@ -78,6 +78,8 @@ def test_watch_a_live_match_then_find_the_players_on_the_leaderboard_and_their_p
         # the names in the results lead to the players' profiles
         result = page.locator("#result .standings a.profile-link").first
         assert result.inner_text() == "Ann — wins: the others conceded"
+        assert page.locator("#players a.profile-link").all_inner_texts() == ["Ann", "Ben"]
+        assert_accessible(page)  # the names as links keep their contrast
         dee.goto(server + "/")  # the match is over: no longer listed as being played
         dee.locator("#live-matches li.none").wait_for()
         assert dee.locator(f"li.live-match[data-match='{match_id}']").count() == 0
