@@ -17,6 +17,7 @@ import pytest
 
 from domain.games import game_ids, get_game
 from tests.web.table import host_online, mercenaries_move, register
+from tests.web.test_pages_accessible import assert_accessible as assert_accessible_at_both_widths
 from tests.web.test_readable import PHONE, assert_accessible
 
 
@@ -56,6 +57,7 @@ def test_watch_a_live_match_then_find_the_players_on_the_leaderboard_and_their_p
         live = dee.locator(f"li.live-match[data-match='{match_id}']")
         live.wait_for()
         assert "Ann" in live.inner_text() and "Ben" in live.inner_text()
+        assert_accessible_at_both_widths(dee)  # the lobby as a stranger sees it: the name form, the live list
         live.locator("a.watch").click()
         dee.wait_for_selector("#table[data-status=active]", state="attached")
         watching = seat_token(dee)
