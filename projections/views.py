@@ -22,6 +22,7 @@ class TablePlayer(msgspec.Struct, frozen=True):
     connected: bool  # has an open stream: set by the gateway as it sends the envelope (false as stored)
     clock: Any = None  # {"deadline": unix seconds | None, "bank_s": seconds} in a match with a clock
     taken: str | None = None  # a person's seat a bot plays: why ("left", "timeouts", "conceded")
+    player_id: str | None = None  # the registered player's (its profile); None for an anonymous seat
 
 
 class ViewEnvelope(msgspec.Struct, frozen=True):

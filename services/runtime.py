@@ -26,6 +26,7 @@ from services.commands.matchmaker import Matchmaker
 from services.commands.notifications import Notifier
 from services.commands.open_matches import OpenMatches
 from services.commands.players import Players
+from services.commands.profiles import Profiles
 from services.commands.ratings import Ratings
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts
@@ -58,6 +59,7 @@ from services.store.notices import Notices
 from services.store.notifications import NotificationBook
 from services.store.outage import REDIS_DOWN
 from services.store.partitions import Partitions, Shares
+from services.store.played import PlayedMatches
 from services.store.player_events import PlayerEvents
 from services.store.players import PlayerRegistry
 from services.store.presence import Presence
@@ -184,6 +186,7 @@ class Runtime:
         )
         self.seating = Seating(self.players)
         self.ratings = Ratings(RatingBook(wired.events, partitions, wired.events_link))
+        self.profiles = Profiles(PlayedMatches(wired.events, wired.events_link), self.players, self.ratings, self.lobby)
         # every process forms tables from the pools in its upkeep's sweep (docs/matchmaking.md)
         pools = Pools(wired.events, wired.events_link)
         self.matchmaker = Matchmaker(pools, self.ratings, self.matches, listings, player_events, self.lobby.close)
@@ -222,6 +225,7 @@ class Runtime:
             inbox=self.inbox,
             notifier=self.notifier,
             tournaments=self.tournaments,
+            profiles=self.profiles,
         )
         self._delivering: rq_workers.ThreadWorker | None = None
         self.loop: asyncio.AbstractEventLoop | None = None

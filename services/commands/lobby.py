@@ -9,6 +9,7 @@ Whoever joins gets that seat's token, answered to them only; the host never sees
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +76,22 @@ class LobbyPage(msgspec.Struct):
     next: int | None  # the offset of the next page, None on the last
 
 
+class LiveEntry(msgspec.Struct):
+    match_id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    host: str
+    created: float
+    clock: ClockOption | None
+    spectator_token: str  # a public match's: its live table and replay, as a spectator sees them
+
+
+class LivePage(msgspec.Struct):
+    matches: list[LiveEntry]
+    next: int | None  # the offset of the next page, None on the last
+
+
 @dataclass(frozen=True, slots=True)
 class _Change:
     fields: dict[str, str]
@@ -136,6 +153,24 @@ class Lobby:
                 continue  # started or cancelled since: _unlist took it off, or is about to
             entries.append(await self.entry(match))
         return LobbyPage(entries, offset + limit if more else None)
+
+    async def live(self, game: str | None, offset: int, limit: int) -> LivePage:
+        """The public matches being played, the latest started first, each with its spectator token."""
+        ids = await self.listings.live(game, offset, limit + 1)
+        entries = []
+        for match_id in ids[:limit]:
+            match = await self.matches.get(match_id)
+            if match is None or not match.watch:
+                continue  # gone (archived and evicted) since; its listing left with its end
+            listed = await self.entry(match)
+            entries.append(LiveEntry(match.id, listed.game, listed.options, listed.seats, listed.host, listed.created,
+                                     listed.clock, match.watch))
+        return LivePage(entries, offset + limit if len(ids) > limit else None)
+
+    async def ended(self, match: Match) -> None:
+        """A public match ended: off the lists of matches being played (a redo removes nothing more)."""
+        if match.watch:
+            await self.listings.remove_live(match.id, match.game.id)
 
     async def entry(self, match: Match) -> LobbyEntry:
         seats = range(match.setup.seats)
@@ -236,7 +271,7 @@ class Lobby:
                 open_seats=[seat for seat in range(seats) if seat not in bots and seat != mine],
                 host=player.id, clock=msgspec.to_builtins(match.clock) if match.clock else None,
                 reserved={seat: held for seat, held in moved.items() if seat != mine}, holders=holders,
-                rated=not match.unrated,
+                rated=not match.unrated, public=bool(match.watch),
             )
             if await self.metas.set_once(match.id, "rematch", created.match.id):
                 token = created.seat_tokens[mine]
@@ -272,7 +307,11 @@ class Lobby:
         await self._unlist(match_id)
         match = await self.matches.get(match_id)
         assert match is not None and match.lobby == "started"
-        if await self.matches.open(match) and self.events is not None:  # False: another process opened it
+        if not await self.matches.open(match):
+            return  # another process opened it
+        if match.watch:
+            await self.listings.add_live(match.id, match.game.id, time.time())
+        if self.events is not None:
             for seat, player in sorted(match.players.items()):
                 await self.events.push(player, encode(MatchStarted(match.id, match.game.id, seat)))
 

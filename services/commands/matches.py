@@ -58,6 +58,9 @@ class Match:
     archived: bool = False  # its log is in the archive, no longer in Redis (services/commands/history.py)
     quota: tuple[str, ...] = ()  # the holders whose open-matches quota it counts in (open_matches.py)
     unrated: bool = False  # created as not rated (a challenge's ``rated: false``, docs/bots.md): no rating moves
+    # a public match's spectator token, public like the match: the lobby's live list and the
+    # players' profiles answer it, to watch it live and replay it (docs/online-play.md); "" if private
+    watch: str = field(default="", repr=False)
 
     @property
     def genesis(self) -> str:
@@ -124,9 +127,11 @@ class Matches:
         reserved: dict[int, str] | None = None,
         holders: tuple[Holder, ...] = (),
         rated: bool = True,
+        public: bool | None = None,
     ) -> Created:
         """A new match; with ``holders``, once it has a slot of each of their open-matches quotas
-        (else ``Refused`` 429, and nothing written)."""
+        (else ``Refused`` 429, and nothing written). ``public`` (by default: it has open seats and
+        no invite, as the lobby's, the matchmaker's and the tournaments' have) makes it watchable."""
         game, quota = online_game(game_id), self.open_matches
         setup = game.setup(seats, options)
         clock_option = clocks.option(clock)
@@ -177,6 +182,7 @@ class Matches:
             clock=clock_option,
             quota=tuple(held.name for held in holders if held.quota > 0) if quota is not None else (),
             unrated=not rated,
+            watch=spectator if (bool(lobby.open_seats) and not private if public is None else public) else "",
         )
         if quota is not None and match.quota:
             await quota.take(match.id, holders)
@@ -335,6 +341,8 @@ def to_fields(match: Match) -> dict[str, str]:
         fields["quota"] = json.dumps(list(match.quota))
     if match.unrated:
         fields["unrated"] = "1"
+    if match.watch:
+        fields["watch"] = match.watch
     return fields
 
 
@@ -368,4 +376,5 @@ def from_fields(match_id: str, fields: dict[str, str], archived: bool = False) -
         archived=archived,
         quota=quota_of(fields.get("quota")),
         unrated=fields.get("unrated") == "1",
+        watch=fields.get("watch", ""),
     )

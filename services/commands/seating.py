@@ -31,5 +31,6 @@ class Seating:
             clock = None
             if match.clock is not None and folded.clocks and seat not in bots:
                 clock = clocks.shown(match.clock, folded.clocks[seat])
-            out.append(TablePlayer(seat, names[seat], seat in bots, False, clock, taken_reason(folded.state, seat)))
+            taken = taken_reason(folded.state, seat)
+            out.append(TablePlayer(seat, names[seat], seat in bots, False, clock, taken, match.players.get(seat)))
         return out

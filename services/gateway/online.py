@@ -21,8 +21,10 @@ from services.gateway.access import ApiError, by_rule
 from services.gateway.endpoints import int_query, json_body, json_response, runtime_of
 from services.gateway.rate_limit import address_of
 from services.runtime import Runtime
+from services.store.played import PlayedMatch
 
 PAGE_MAX = 100
+RECENT_MAX = 50  # a profile's matches at most: as many as a player's list keeps (services/store/played.py)
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
@@ -62,6 +64,15 @@ class PlayerInfo(msgspec.Struct):
     created: float
     ratings: dict[str, RatingInfo]  # game id -> this player's rating, for the games it has a rated match of
     bot: bool = False  # a bot account: its ratings are against people and other bots alike (docs/bots.md)
+
+
+class ProfileInfo(msgspec.Struct):
+    player_id: str
+    name: str
+    bot: bool
+    created: float
+    ratings: dict[str, RatingInfo]  # game id -> the player's rating, for the games it has a rated match of
+    recent: list[PlayedMatch]  # its newest finished matches first
 
 
 class LeaderboardRow(msgspec.Struct):
@@ -138,6 +149,17 @@ async def get_player(request: Request) -> Response:
     return json_response(PlayerInfo(player.id, player.name, player.created, shown, player.bot))
 
 
+async def get_profile(request: Request) -> Response:
+    """``GET /v1/players/{id}/profile``: anyone may look (no token), as at a leaderboard."""
+    recent = int_query(request, "recent", 20, 1, RECENT_MAX)
+    profile = await runtime_of(request).profiles.of(request.path_params["player_id"], recent)
+    if profile is None:
+        raise ApiError(404, "no_such_player", "no such player")
+    shown = {game: _rating(rating) for game, rating in profile.ratings.items()}
+    return json_response(ProfileInfo(profile.player_id, profile.name, profile.bot, profile.created, shown,
+                                     profile.recent))
+
+
 def _rating(rating: Rating) -> RatingInfo:
     return RatingInfo(rating.mu, rating.sigma, rating.ordinal, rating.matches)
 
@@ -156,13 +178,21 @@ async def leaderboard(request: Request) -> Response:
     return json_response(rows)
 
 
-async def lobby(request: Request) -> Response:
+def _listing(request: Request) -> tuple[str | None, int, int]:
+    """A lobby list's query: ``game`` (one, or all), ``offset`` and ``limit``."""
     game = request.query_params.get("game")
     if game is not None and game not in game_ids():
         raise ApiError(400, "unknown_game", "no game {game!r}", game=game)
-    offset = int_query(request, "offset", 0, 0, 1_000_000)
-    limit = int_query(request, "limit", 20, 1, PAGE_MAX)
-    return json_response(await runtime_of(request).lobby.page(game, offset, limit))
+    return game, int_query(request, "offset", 0, 0, 1_000_000), int_query(request, "limit", 20, 1, PAGE_MAX)
+
+
+async def lobby(request: Request) -> Response:
+    return json_response(await runtime_of(request).lobby.page(*_listing(request)))
+
+
+async def live(request: Request) -> Response:
+    """``GET /v1/lobby/live``: the public matches being played, to watch (their spectator tokens)."""
+    return json_response(await runtime_of(request).lobby.live(*_listing(request)))
 
 
 async def _act(request: Request, act: Any) -> Response:
@@ -221,7 +251,9 @@ ROUTES = [
     Route("/v1/players", create_player, methods=["POST"]),
     Route("/v1/players/{player_id}", get_player),
     Route("/v1/players/{player_id}", set_player, methods=["PATCH"]),
+    Route("/v1/players/{player_id}/profile", get_profile),
     Route("/v1/lobby", lobby),
+    Route("/v1/lobby/live", live),
     Route("/v1/games/{game_id}/leaderboard", leaderboard),
     Route("/v1/matches/{match_id}/join", join, methods=["POST"]),
     Route("/v1/matches/{match_id}/leave", leave, methods=["POST"]),

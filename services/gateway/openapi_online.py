@@ -10,7 +10,7 @@ import msgspec
 from domain.games import game_ids
 from services.commands.challenges import Accepted, Answered, Challenge, NewChallenge, PlayerEvent
 from services.commands.inbox import InboxPage
-from services.commands.lobby import Joined, Left, LobbyPage, Started
+from services.commands.lobby import Joined, Left, LivePage, LobbyPage, Started
 from services.commands.matchmaker import MatchFound, NewTicket, Ticket, TicketLapsed
 from services.commands.tournaments import NewTournament, TournamentInfo, TournamentSummary
 from services.gateway.bots import BotsPage
@@ -23,6 +23,7 @@ from services.gateway.online import (
     PlayerInfo,
     PlayerSet,
     PlayerSettings,
+    ProfileInfo,
 )
 
 TYPES = [
@@ -36,7 +37,9 @@ TYPES = [
     Left,
     Started,
     LobbyPage,
+    LivePage,
     LeaderboardRow,
+    ProfileInfo,
 ]
 BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent, MatchFound, TicketLapsed, InboxPage]
 MATCHMAKING_TYPES = [NewTicket, Ticket]
@@ -95,7 +98,9 @@ OPERATION_IDS = {
     ("/v1/players", "post"): "createPlayer",
     ("/v1/players/{player_id}", "get"): "getPlayer",
     ("/v1/players/{player_id}", "patch"): "setPlayer",
+    ("/v1/players/{player_id}/profile", "get"): "getProfile",
     ("/v1/lobby", "get"): "listLobby",
+    ("/v1/lobby/live", "get"): "listLiveMatches",
     ("/v1/matches/{match_id}/join", "post"): "joinMatch",
     ("/v1/matches/{match_id}/leave", "post"): "leaveMatch",
     ("/v1/matches/{match_id}/start", "post"): "startMatch",
@@ -142,6 +147,9 @@ def _typed_game(schema: dict[str, Any], options: str) -> None:
 def _paths(components: dict[str, Any]) -> dict[str, Any]:
     _, own = msgspec.json.schema_components(TYPES, ref_template=REF + "{name}")
     _typed_game(own["LobbyEntry"], "the match's options, each filled in: `<game>.Options` of the entry's game")
+    _typed_game(own["LiveEntry"], "the match's options, each filled in: `<game>.Options` of the entry's game")
+    own["PlayedMatch"]["properties"]["game"] = {"enum": game_ids()}
+    own["PlayedMatch"]["properties"]["ended"] = {"enum": ["", "conceded", "abandoned"]}
     own.pop("ClockOption")  # contract.py's
     components.update(own)
     match = {"parameters": [_path("match_id")], "security": [{"bearer": []}]}
@@ -173,7 +181,29 @@ def _paths(components: dict[str, Any]) -> dict[str, Any]:
                 security=[{"bearer": []}],
             ),
         },
+        "/v1/players/{player_id}/profile": {
+            "get": _op(
+                "A player's profile: name, ratings per game, recent finished matches (newest first), each with"
+                " its standing and, for a public match, the spectator token that replays it",
+                "ProfileInfo",
+                "200",
+                (400, 404),
+                parameters=[
+                    _path("player_id"),
+                    {"name": "recent", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 50}},
+                ],
+            )
+        },
         "/v1/lobby": {"get": _op("Open public matches, oldest first", "LobbyPage", "200", (400,), parameters=query)},
+        "/v1/lobby/live": {
+            "get": _op(
+                "Public matches being played, the latest started first, each with its spectator token (to watch)",
+                "LivePage",
+                "200",
+                (400,),
+                parameters=query,
+            )
+        },
         "/v1/matches/{match_id}/join": {
             "post": _op(
                 "Take a free seat (player token): answers that seat's token to the joiner only; a seated"

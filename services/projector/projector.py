@@ -31,6 +31,7 @@ from services.commands.folds import Folded, Folds, Tail
 from services.commands.inbox import Inbox
 from services.commands.matches import Match, Matches
 from services.commands.notifications import Notifier
+from services.commands.profiles import Profiles
 from services.commands.ratings import Ratings, rated
 from services.commands.seating import Seating
 from services.commands.timeouts import Timeouts, deserted
@@ -77,7 +78,9 @@ class Projector:
         inbox: Inbox | None = None,
         notifier: Notifier | None = None,
         tournaments: Tournaments | None = None,
+        profiles: Profiles | None = None,
     ) -> None:
+        self.profiles = profiles  # a finished match on its players' profiles, off the lobby's live list
         self.notifier = notifier  # tells registered players of their turns, ends and clocks
         self.ratings = ratings  # counts each rated match once it has finished
         self.inbox = inbox  # each registered player's matches, its turn or not
@@ -221,7 +224,9 @@ class Projector:
                 await self._turns(match, now)
                 if self.notifier is not None:
                     await self._notify(self.notifier, match, folded, now)
-        for match, _, result in finished:
+        for match, folded, result in finished:
+            if self.profiles is not None:
+                await self.profiles.ended(match, folded, result)
             if self.tournaments is not None and match.players:
                 try:
                     await self.tournaments.ended(match, result)

@@ -120,6 +120,12 @@ def lobby(game: str | None) -> str:
     return LOBBY if game is None else f"{LOBBY}:{game}"
 
 
+def lobby_live(game: str | None) -> str:
+    """The public matches being played (services/commands/lobby.py), match id -> minus when it started
+    (the latest first): watched from the lobby; one family for all games and one per game, as ``lobby``."""
+    return f"{LOBBY}-live" if game is None else f"{LOBBY}-live:{game}"
+
+
 # zset: match id -> when created, every lobby match not yet started nor closed, private ones too:
 # the archiver closes those that wait past the idle limit (nobody came), freeing their quota slots.
 LOBBY_WAITING = f"{LOBBY}:waiting"
@@ -269,6 +275,17 @@ def inbox(player_id: str) -> str:
 def inbox_revision(player_id: str) -> str:
     """String: a counter moved by every change of the player's inbox (its stream's cheap look)."""
     return f"player:{{{player_id}}}:inbox:rev"
+
+
+def played(player_id: str) -> str:
+    """Zset: a registered player's recent finished matches, match id -> when it finished
+    (services/store/played.py); beside ``player`` on its shard, capped."""
+    return f"player:{{{player_id}}}:played"
+
+
+def played_entries(player_id: str) -> str:
+    """Hash, beside ``played``: match id -> the player's entry for it (JSON: game, rank, score...)."""
+    return f"player:{{{player_id}}}:played:entries"
 
 
 # Notifications (services/store/notifications.py): a player's under its hash tag, so they shard.

@@ -43,6 +43,19 @@ def register(page: Page, name: str) -> None:
     page.wait_for_selector("#playing-as")
 
 
+def host_online(page: Page, game: str, seats: int, clock: int, options: dict[str, str] | None = None) -> None:
+    """Host a public match from the lobby's online form (no bots; ``clock`` seconds a move, 0: none)
+    and wait at its waiting table."""
+    page.select_option("#online-game", game)
+    for name, value in (options or {}).items():
+        page.select_option(f"#online-options select[data-option={name}]", value)
+    page.fill("#online-seats", str(seats))
+    page.fill("#online-bots", "0")
+    page.fill("#online-clock", str(clock))
+    page.click("#host-match")
+    page.wait_for_selector("#table[data-status=waiting]", state="attached")
+
+
 def settle(page: Page) -> None:
     page.wait_for_function(SETTLED)
 

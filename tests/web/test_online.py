@@ -8,7 +8,7 @@ import re
 
 import httpx
 
-from tests.web.table import mercenaries_move, register
+from tests.web.table import host_online, mercenaries_move, register
 from tests.web.test_readable import assert_accessible
 
 
@@ -24,13 +24,7 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
     assert (page.get_attribute("#online-seats", "min"), page.input_value("#online-seats")) == ("3", "3")
     page.select_option("#online-game", "tavern-masters")
     assert page.locator("#online-options select[data-option=dirty_deeds]").count() == 1
-    page.select_option("#online-game", "mercenaries")
-    page.select_option("#online-options select[data-option=best_of]", "3")
-    page.fill("#online-seats", "2")
-    page.fill("#online-bots", "0")
-    page.fill("#online-clock", "300")
-    page.click("#host-match")
-    page.wait_for_selector("#table[data-status=waiting]", state="attached")
+    host_online(page, "mercenaries", seats=2, clock=300, options={"best_of": "3"})
     assert page.locator("#start").is_visible()  # the host may start with bots
     assert page.locator("#status").inner_text() == "Waiting for the match to start"  # not for the host's move
     assert page.locator("#leave-table").inner_text() == "Cancel the match"

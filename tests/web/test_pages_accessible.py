@@ -1,12 +1,23 @@
 """Every page of the reference client besides the tables (those are test_readable's), as a player
 reaches it, with no serious or critical axe-core finding: the lobby with an open match listed,
 a host's waiting table, the links page, the replay, a leaderboard and an invite opened by someone
-not yet registered."""
+not yet registered; each at a desktop's and a phone's widths."""
 
 from __future__ import annotations
 
 from tests.web.table import create_match, register, settle
-from tests.web.test_readable import assert_accessible
+from tests.web.test_readable import PHONE
+from tests.web.test_readable import assert_accessible as assert_at_one_width
+
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def assert_accessible(page) -> None:
+    """At a desktop's width and at a phone's."""
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        assert_at_one_width(page)
+    page.set_viewport_size(DESKTOP)
 
 
 def test_the_lobby_links_replay_leaderboard_and_invite_pages_are_accessible(page, browser, server):

@@ -328,6 +328,23 @@ export interface paths {
         patch: operations["setPlayer"];
         trace?: never;
     };
+    "/v1/players/{player_id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's profile: name, ratings per game, recent finished matches (newest first), each with its standing and, for a public match, the spectator token that replays it */
+        get: operations["getProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/lobby": {
         parameters: {
             query?: never;
@@ -337,6 +354,23 @@ export interface paths {
         };
         /** Open public matches, oldest first */
         get: operations["listLobby"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lobby/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public matches being played, the latest started first, each with its spectator token (to watch) */
+        get: operations["listLiveMatches"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1292,6 +1326,24 @@ export interface components {
             seat: number;
             cancelled: boolean;
         };
+        /** LiveEntry */
+        LiveEntry: {
+            match_id: string;
+            /** @enum {unknown} */
+            game: "heros-tavern" | "tavern-masters" | "mercenaries" | "taverna";
+            /** @description the match's options, each filled in: `<game>.Options` of the entry's game */
+            options: components["schemas"]["heros-tavern.Options"] | components["schemas"]["tavern-masters.Options"] | components["schemas"]["mercenaries.Options"] | components["schemas"]["taverna.Options"];
+            seats: components["schemas"]["SeatInfo"][];
+            host: string;
+            created: number;
+            clock: components["schemas"]["ClockOption"] | null;
+            spectator_token: string;
+        };
+        /** LivePage */
+        LivePage: {
+            matches: components["schemas"]["LiveEntry"][];
+            next: number | null;
+        };
         /** LobbyEntry */
         LobbyEntry: {
             match_id: string;
@@ -1471,6 +1523,22 @@ export interface components {
             default: string | number | boolean;
             description: string;
         };
+        /** PlayedMatch */
+        PlayedMatch: {
+            match_id: string;
+            /** @enum {unknown} */
+            game: "heros-tavern" | "tavern-masters" | "mercenaries" | "taverna";
+            finished: number;
+            seat: number;
+            seats: number;
+            rank: number;
+            score: number;
+            won: boolean;
+            /** @enum {unknown} */
+            ended: "" | "conceded" | "abandoned";
+            rated: boolean;
+            watch_token: string | null;
+        };
         /** PlayerCreated */
         PlayerCreated: {
             player_id: string;
@@ -1509,6 +1577,17 @@ export interface components {
             match_id: string;
             version: number;
             players: components["schemas"]["TablePlayer"][];
+        };
+        /** ProfileInfo */
+        ProfileInfo: {
+            player_id: string;
+            name: string;
+            bot: boolean;
+            created: number;
+            ratings: {
+                [key: string]: components["schemas"]["RatingInfo"];
+            };
+            recent: components["schemas"]["PlayedMatch"][];
         };
         /** PushKey */
         PushKey: {
@@ -1708,6 +1787,8 @@ export interface components {
             clock: components["schemas"]["ClockView"] | null;
             /** @default null */
             taken: string | null;
+            /** @default null */
+            player_id: string | null;
         };
         /** TakeVacation */
         TakeVacation: {
@@ -5600,6 +5681,57 @@ export interface operations {
             };
         };
     };
+    getProfile: {
+        parameters: {
+            query?: {
+                recent?: number;
+            };
+            header?: never;
+            path: {
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ProfileInfo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileInfo"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listLobby: {
         parameters: {
             query?: {
@@ -5620,6 +5752,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LobbyPage"];
+                };
+            };
+            /** @description an error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description past a rate, with Retry-After (rate_limited); creating: past the creator's quota of open matches (open_matches_quota: docs/LIMITS.md) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listLiveMatches: {
+        parameters: {
+            query?: {
+                game?: string;
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description LivePage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LivePage"];
                 };
             };
             /** @description an error */

@@ -4,6 +4,7 @@
 //   #/match/ID?token=T          a seat's (or the spectator's) live table (&table=generic: the plain panels)
 //   #/replay/ID?token=T&seat=N  a replay with a scrubber, from seat N's chair once the match is over
 //   #/inbox                     a registered player's matches: its turn, or waiting on others
+//   #/players/ID                a player's profile: ratings, recent matches and their replays
 import * as api from "./api.js";
 import { chatPanel } from "./chat.js";
 import * as i18n from "./i18n.js";
@@ -308,7 +309,7 @@ const statusWord = (status) => (status in STATUSES ? _(STATUSES[status]) : statu
 const CONNECTION = { connecting: N_("connecting"), live: N_("live"), reconnecting: N_("reconnecting"), closed: N_("closed"), finished: N_("finished") };
 const connectionWord = (state) => (state in CONNECTION ? _(CONNECTION[state]) : state);
 
-function resultBox(result, namer, view) {
+function resultBox(result, namer, view, players = []) {
   if (!result) return null;
   const standings = [...(result.standings || [])].sort((a, b) => a.rank - b.rank);
   const together = TABLE_OUTCOMES[view?.outcome];
@@ -330,7 +331,7 @@ function resultBox(result, namer, view) {
     "section#result.panel.result",
     {},
     h("h2", {}, together ? _(together) : headline),
-    h("ol.standings", {}, standings.map((s) => h("li", { dataset: { seat: s.seat } }, line(s)))),
+    h("ol.standings", {}, standings.map((s) => h("li", { dataset: { seat: s.seat } }, online.toProfile(players[s.seat], line(s))))),
   );
 }
 
@@ -435,7 +436,7 @@ async function showMatch(id, token, tableName, gen) {
     closeStaleMenus(page.pending ? [] : env.legal);
     const board = drawTable(table, env.view, ctx);
     const seated = [online.playersBar(env), online.actions(id, env, token, record, remember, showError, page.rematch)];
-    tableBox.replaceChildren(...seated, resultBox(env.result, namer, env.view) || "", movesBar(ctx) || "", board);
+    tableBox.replaceChildren(...seated, resultBox(env.result, namer, env.view, env.players) || "", movesBar(ctx) || "", board);
     decorate(tableBox);
     Object.assign(tableBox.dataset, { version: String(env.version), status: env.status, game: env.game, pending: String(page.pending) });
     document.title = `${env.legal.length && !page.pending ? "• " : ""}${env.game} — tavern`;
@@ -582,6 +583,7 @@ async function route() {
     else if (parts[0] === "created" && parts[1]) showCreated(parts[1]);
     else if (parts[0] === "invite" && parts[1]) await online.showInvite(app, parts[1], decodeURIComponent(parts[2] || ""), remember, showError);
     else if (parts[0] === "leaderboard" && parts[1]) await online.showLeaderboard(app, parts[1], await gameList());
+    else if (parts[0] === "players" && parts[1]) await online.showProfile(app, decodeURIComponent(parts[1]), await gameList(), saved);
     else if (parts[0] === "inbox") leave = online.showInbox(app, saved, showError);
     else if (parts[0] === "tournaments") await tournaments.showTournaments(app, await gameList(), showError);
     else if (parts[0] === "tournament" && parts[1]) await tournaments.showTournament(app, parts[1], showError);

@@ -4,7 +4,7 @@
 // "Play now": a matchmaking ticket (docs/matchmaking.md). The player token stays in
 // this browser's storage; a seat token is only ever the one the API answered to this player.
 import { call, openInbox } from "./api.js";
-import { _, language, n_, number } from "./i18n.js";
+import { _, date, language, n_, number } from "./i18n.js";
 import { h, home } from "./ui.js";
 
 const PLAYER = "tavern.player";
@@ -132,6 +132,29 @@ function openMatches(games, remember, known, showError) {
   return h("section#lobby-list.panel", {}, h("h2", {}, _("Open matches")), list,
     h("p.hint", {}, _("Leaderboards:"), " ", games.map((g) => h("a.board-link", { href: `#/leaderboard/${g.id}` }, g.name)).flatMap((a) => [a, " "])),
     h("p.hint", {}, h("a#tournaments-link", { href: "#/tournaments" }, _("Tournaments"))));
+}
+
+// Public matches being played (GET /v1/lobby/live), each watched with its spectator token: the
+// spectator's table, no seat's hidden things, no move. Shown to anyone, registered or not.
+function liveMatches(games, showError) {
+  const list = h("ul#live-matches.open-matches");
+  const nameOf = (id) => games.find((g) => g.id === id)?.name || id;
+  const load = async () => {
+    try {
+      const page = await call("/v1/lobby/live?limit=50");
+      list.replaceChildren(...page.matches.map((m) => h("li.live-match", { dataset: { match: m.match_id } },
+        h("strong", {}, nameOf(m.game)), " · ", m.seats.map((s) => `${s.name}${s.bot ? " 🤖" : ""}`).join(", "),
+        " · ", clockOption(m.clock), " ",
+        h("a.watch.primary", { href: matchHash(m.match_id, m.spectator_token),
+          "aria-label": _("Watch {game}: {players}", { game: nameOf(m.game), players: m.seats.map((s) => s.name).join(", ") }) }, _("Watch")))));
+      if (!page.matches.length) list.append(h("li.none", {}, _("No match being played.")));
+    } catch (error) {
+      showError(error);
+    }
+  };
+  load();
+  const timer = setInterval(() => (document.body.contains(list) ? load() : clearInterval(timer)), 3000);
+  return h("section#live-list.panel", {}, h("h2", {}, _("Matches being played")), list);
 }
 
 // Play now (docs/matchmaking.md): a ticket for a game; polled (which keeps it from lapsing) until
@@ -277,10 +300,11 @@ export function lobbyPanel(games, remember, known, showError, optionField) {
   const draw = () => {
     const player = me();
     box.replaceChildren(...(player
-      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name }), " · ", h("a#inbox-link", { href: "#/inbox" }, _("Your matches"))),
+      ? [h("p#playing-as.hint", {}, _("Playing as {name}", { name: player.name }), " · ", h("a#inbox-link", { href: "#/inbox" }, _("Your matches")),
+        " · ", h("a#profile-link", { href: profileHash(player.id) }, _("Your profile"))),
         playNow(games, remember, showError), hostForm(games, remember, showError, optionField), openMatches(games, remember, known, showError),
-        botsList(games, remember, showError), notifyPanel(showError)]
-      : [nameForm(draw, showError)]));
+        liveMatches(games, showError), botsList(games, remember, showError), notifyPanel(showError)]
+      : [nameForm(draw, showError), liveMatches(games, showError)]));
   };
   draw();
   return box;
@@ -339,7 +363,7 @@ setInterval(() => document.querySelectorAll(".clock[data-deadline]").forEach(dra
 
 export function playersBar(env) {
   return h("ul#players.players", {}, (env.players || []).map((p) => h("li.player", { dataset: { seat: p.seat }, class: p.seat === env.seat ? "me" : "" },
-    h("span.name", {}, p.name || _("Player {number}", { number: p.seat + 1 })),
+    h("span.name", {}, toProfile(p, p.name || _("Player {number}", { number: p.seat + 1 }))),
     p.bot ? h("span.badge.bot", {}, _("bot")) : null,
     h("span.presence", { title: p.connected ? _("connected") : _("away") }, p.connected ? "●" : "○"),
     p.clock?.deadline ? clock(p.clock.deadline, p.clock.bank_s) : p.clock ? h("span.clock.idle", {}, _("bank {time}", { time: duration(Math.round(p.clock.bank_s)) })) : null)));
@@ -409,15 +433,60 @@ export async function showInvite(app, id, code, remember, showError) {
   app.replaceChildren(h("div#error.error", { hidden: true }), nameForm(go, showError));
 }
 
+const rating = (r) => number(r.ordinal, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+export const profileHash = (playerId) => `#/players/${encodeURIComponent(playerId)}`;
+const head = (cells) => h("thead", {}, h("tr", {}, cells.map((t) => h("th", { scope: "col" }, t))));
+
+// what names a registered player (its line in a match's results, its name at the table), as a
+// link to its profile; an anonymous seat's as it is
+export function toProfile(player, shown) {
+  return player?.player_id ? h("a.profile-link", { href: profileHash(player.player_id) }, shown) : shown;
+}
+
 export async function showLeaderboard(app, game, games) {
   const rows = await call(`/v1/games/${game}/leaderboard?limit=50`);
   const name = games.find((g) => g.id === game)?.name || game;
+  // replaceChildren writes a null as the text "null": only what is there is passed
   app.replaceChildren(h("header.match-head", {}, home(), h("h1", {}, _("Leaderboard · {game}", { game: name }))),
     h("div#error.error", { hidden: true }),
-    h("table#leaderboard.panel", {}, h("tr", {}, ["#", _("Player"), _("Rating"), _("Matches")].map((t) => h("th", {}, t))),
-      rows.map((r) => h("tr", {}, h("td", {}, number(r.rank)), h("td", {}, r.name, r.bot ? h("span.badge.bot", {}, _("BOT")) : null),
-        h("td", {}, number(r.rating.ordinal, { minimumFractionDigits: 1, maximumFractionDigits: 1 })), h("td", {}, number(r.rating.matches))))),
-    rows.length ? null : h("p.hint", {}, _("No rated match yet.")));
+    h("table#leaderboard.panel", {}, head(["#", _("Player"), _("Rating"), _("Matches")]),
+      h("tbody", {}, rows.map((r) => h("tr", {}, h("td", {}, number(r.rank)),
+        h("td", {}, h("a.player-link", { href: profileHash(r.player_id) }, r.name), r.bot ? h("span.badge.bot", {}, _("BOT")) : null),
+        h("td", {}, rating(r.rating)), h("td", {}, number(r.rating.matches)))))),
+    ...(rows.length ? [] : [h("p.hint", {}, _("No rated match yet."))]));
+}
+
+// how a finished match ended for the player: its place, and a concession or abandonment
+function standing(m) {
+  if (m.ended === "abandoned") return _("abandoned, no winner");
+  const place = m.won ? _("won ({rank} of {seats})", { rank: m.rank, seats: m.seats }) : _("{rank} of {seats}", { rank: m.rank, seats: m.seats });
+  return m.ended === "conceded" ? _("{place}, by a concession", { place }) : place;
+}
+
+// A player's profile (GET /v1/players/{id}/profile): its ratings per game and its recent matches,
+// each replayed with the public match's spectator token, or with this browser's own seat token.
+export async function showProfile(app, playerId, games, records) {
+  const profile = await call(`/v1/players/${encodeURIComponent(playerId)}/profile`);
+  const nameOf = (id) => games.find((g) => g.id === id)?.name || id;
+  const rated = Object.entries(profile.ratings);
+  const replay = (m) => {
+    const token = m.watch_token || records().find((r) => r.match_id === m.match_id)?.seats?.[0]?.token;
+    return token ? h("a.replay-link", { href: `#/replay/${m.match_id}?token=${encodeURIComponent(token)}&seat=${m.seat}` }, _("Replay"))
+      : _("private");
+  };
+  app.replaceChildren(h("header.match-head", {}, home(),
+    h("h1#profile-name", {}, profile.name, profile.bot ? h("span.badge.bot", {}, _("BOT")) : null)),
+  h("div#error.error", { hidden: true }),
+  h("section#profile.panel", {}, h("h2", {}, _("Ratings")),
+    rated.length ? h("table#profile-ratings", {}, head([_("Game"), _("Rating"), _("Matches")]),
+      h("tbody", {}, rated.map(([game, r]) => h("tr", { dataset: { game } },
+        h("td", {}, h("a", { href: `#/leaderboard/${game}` }, nameOf(game))), h("td", {}, rating(r)), h("td", {}, number(r.matches))))))
+      : h("p.hint", {}, _("No rated match yet.")),
+    h("h2", {}, _("Recent matches")),
+    profile.recent.length ? h("table#profile-matches", {}, head([_("Date"), _("Game"), _("Result"), _("Score"), _("Replay")]),
+      h("tbody", {}, profile.recent.map((m) => h("tr.played", { dataset: { match: m.match_id } }, h("td", {}, date(m.finished * 1000)),
+        h("td", {}, nameOf(m.game)), h("td", {}, standing(m)), h("td", {}, number(m.score)), h("td", {}, replay(m))))))
+      : h("p.hint", {}, _("No finished match yet."))));
 }
 
 // ---- your turn: a sound (off by a toggle kept in this browser) and, while the tab is hidden and

@@ -67,12 +67,25 @@ function fieldText(value) {
   return typeof value === "string" && (itemOf(value) || value in terms) ? nameOf(value) : String(value);
 }
 
+// The commands whose yes-or-no field changes what they do, each said as a whole ("true" or
+// "on: yes" says nothing to a player); a flag of another command is said by its phrase when set.
+const PHRASES = {
+  Pass: (c) => (c.always ? _("Pass, and pass every later prompt too") : _("Pass")),
+  SetAutoPass: (c) => (c.on ? _("Always pass: on") : _("Always pass: off")),
+  AnswerOffer: (c) => (c.accept ? _("Accept offer {number}", { number: c.offer }) : _("Decline offer {number}", { number: c.offer })),
+};
+const FLAGS = { free: N_("free, by its condition") };
+export const phrased = (command) => PHRASES[command.type]?.(command) ?? null;
+
 // A command in words with its price: "Buy Light Ale (costs 1 land token)".
 export function commandLabel(command) {
-  // an unused optional field ("", -1, [], null) says nothing to a player
-  const unused = (value) => value === "" || value === -1 || value === null || (Array.isArray(value) && !value.length);
+  const whole = phrased(command);
+  if (whole) return whole;
+  // an unused optional field ("", -1, [], null, an unset flag) says nothing to a player
+  const unused = (value) => value === "" || value === -1 || value === null || value === false || (Array.isArray(value) && !value.length);
   const fields = Object.entries(command).filter(([key, value]) => key !== "type" && key !== "expected_version" && key !== "card" && !unused(value));
-  const words = fields.map(([key, value]) => _("{field}: {value}", { field: fieldName(key), value: fieldText(value) }));
+  const words = fields.map(([key, value]) => (value === true && key in FLAGS ? _(FLAGS[key])
+    : _("{field}: {value}", { field: fieldName(key), value: fieldText(value) })));
   const card = command.card ? ` ${nameOf(command.card)}` : "";
   const price = command.card && SPENDS.has(command.type) ? costText(itemOf(command.card)) : "";
   const extra = [price, ...words].filter(Boolean);

@@ -222,6 +222,8 @@ async def conceded_from_the_lobby(checked: Checked, people: list[dict], rng: ran
     joined = (await checked.call("POST", M + "/join", bea, {}, match_id=match_id)).json()
     assert (await checked.call("POST", M + "/start", bea, match_id=match_id)).status_code == 403  # the host's
     await checked.call("POST", M + "/start", host, match_id=match_id)
+    live = (await checked.call("GET", "/v1/lobby/live", params={"game": "taverna"})).json()
+    assert [entry["match_id"] for entry in live["matches"]] == [match_id]
     tokens = [seat_token(created, 0), joined["token"]]
     await moves(checked, match_id, tokens, rng, 6)
     for token in tokens:
@@ -247,6 +249,11 @@ async def left_and_rematched(
     final = await checked.finished(match_id, [seat_token(created, 0), created["spectator_token"]])
     assert final["result"]["details"] == {"ended": "conceded", "conceded": [0]}
     await checked.call("GET", "/v1/players/{player_id}", player_id=people[1]["player_id"])
+    profile = "/v1/players/{player_id}/profile"
+    for _ in range(500):  # recorded by the projector beside the final views
+        if (await checked.call("GET", profile, player_id=people[1]["player_id"])).json()["recent"]:
+            break
+        await asyncio.sleep(0.02)
     await checked.call("GET", "/v1/games/{game_id}/leaderboard", game_id="mercenaries")
     await checked.call("POST", M + "/rematch", host, match_id=match_id)
     return final

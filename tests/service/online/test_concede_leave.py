@@ -47,7 +47,7 @@ async def test_a_seat_that_left_takes_itself_back_and_a_conceded_one_cannot(api)
     assert back.json()["events"] == [{"type": "Reclaimed", "seat": 2}]
     seen = await wait_for(api, created, seat_token(created, 2), back.json()["version"])
     assert seen["players"][2] | {"connected": False} == {"seat": 2, "name": None, "bot": False, "connected": False,
-                                                          "clock": None, "taken": None}
+                                                          "clock": None, "taken": None, "player_id": None}
     again = await send(api, created, 2, {"type": "Reclaim"})
     assert (again.status_code, again.json()["error"]["code"]) == (422, "not_taken_over")
     await send(api, created, 1, {"type": "Concede"})

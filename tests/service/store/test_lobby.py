@@ -81,3 +81,17 @@ async def test_remove_of_a_match_whose_game_is_unknown_leaves_its_game_page(back
     assert await lobby.page(None, 0, 10) == []
     assert await lobby.waiting_since(10.0, 10) == []
     assert await lobby.page("g", 0, 10) == [match_id]
+
+
+async def test_matches_being_played_are_listed_the_latest_started_first_until_they_end(backend):
+    lobby = LobbyListings(backend.events, PARTITIONS, shares(backend))
+    ids = [new_id() for _ in range(3)]
+    for started, match_id in enumerate(ids):
+        await lobby.add_live(match_id, "g" if started else "h", 100.0 + started)
+    assert await lobby.live(None, 0, 10) == ids[::-1]
+    assert await lobby.live("g", 0, 10) == [ids[2], ids[1]]
+    assert await lobby.live(None, 1, 1) == [ids[1]]
+    assert await lobby.page(None, 0, 10) == [] and await lobby.waiting_since(1000.0, 10) == []  # not waiting
+    await lobby.remove_live(ids[1], "g")
+    assert await lobby.live(None, 0, 10) == [ids[2], ids[0]]
+    assert await lobby.live("g", 0, 10) == [ids[2]]

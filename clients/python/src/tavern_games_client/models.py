@@ -45,6 +45,7 @@ class TablePlayer(msgspec.Struct, frozen=True):
     connected: bool
     clock: JSON | None = None
     taken: str | None = None  # why a bot plays a person's seat: "left", "timeouts", "conceded"
+    player_id: str | None = None  # the registered player's (GET /v1/players/{id}/profile); None for an anonymous seat
 
 
 class ViewEnvelope(msgspec.Struct, frozen=True):

@@ -3,7 +3,7 @@
 // dignitaries; the customer row, the castle's royal favours and the piles in the middle; each
 // player's coins, points, people tracks, favours and spells (yours face up, the others' as backs).
 import { N_, _, list, n_ } from "../i18n.js";
-import { cardBack, commandName, costText, fieldName, h, humanise, itemOf, kindName, nameOf, pile, term, waitingFor } from "../ui.js";
+import { cardBack, commandName, costText, fieldName, h, humanise, itemOf, kindName, nameOf, phrased, pile, term, waitingFor } from "../ui.js";
 
 const PEOPLE = ["human", "elf", "dwarf", "orc"];
 // the rulebook's words (taverna.txt) for the view's phases, tavern sizes and table colours
@@ -20,8 +20,8 @@ function people(name, extra = "") {
 // A command in words: every id and word named as the content names it ("Activate Dignitary:
 // Gob'Trotter to The Old Grimoire, Beer and Lyre").
 function labelOf(command) {
-  if (command.type === "Pass") return command.always ? _("Pass, and pass every later prompt too") : _("Pass");
-  if (command.type === "SetAutoPass") return command.on ? _("Always pass: on") : _("Always pass: off");
+  const whole = phrased(command);
+  if (whole) return whole;
   const named = (value) => (typeof value === "string" ? nameOf(value) : String(value));
   const parts = Object.entries(command)
     .filter(([key, value]) => key !== "type" && key !== "card" && value !== "" && value !== -1 && !(Array.isArray(value) && !value.length))
