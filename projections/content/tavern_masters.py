@@ -12,7 +12,7 @@ from domain.tavern_masters.terms import drink_type
 from projections.content.model import Content, Item, listing
 from projections.i18n import N_, Texts
 
-PATRON_GOLD, NOBLE_GOLD = 1, 2  # what a Patron and a Noble earn at the Till (effects.card_income)
+PATRON_GOLD, NOBLE_GOLD = 1, 2  # what a Patron and a Noble earn at the Till (till.card_income)
 CHALLENGE_NAMES = {
     "buzzed": N_("Buzzed"),
     "tipsy": N_("Tipsy"),
