@@ -46,6 +46,13 @@ class TablePlayer(msgspec.Struct, frozen=True):
     taken: str | None = None  # why a bot plays a person's seat: "left", "timeouts", "conceded"
 
 
+class ScoreLine(msgspec.Struct, frozen=True):
+    """One scoring category of a finished match (named in the game's content ``scoring``): points per seat."""
+
+    category: str
+    points: list[int]
+
+
 class ViewEnvelope(msgspec.Struct, frozen=True):
     """A seat's (or the spectator's) view of a match: ``<game>.ViewEnvelope``."""
 
@@ -57,6 +64,7 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     view: JSON
     legal: list[JSON]
     result: JSON | None
+    breakdown: list[ScoreLine] | None = None  # once finished: the scores by category, adding up to each score
     players: list[TablePlayer] = []
 
     @property
