@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Command, Game, Result, Seat, viewers
+from domain.kernel import Command, Game, Result, ScoreLines, Seat, viewers
 from domain.kernel.online import bot_seats
 
 SPECTATOR_FIELD = "spectator"
@@ -34,7 +34,9 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     view: Any
     legal: list[Command]
     result: Result | None
-    players: list[TablePlayer] = []
+    # the finished match's scores by category (Game.breakdown), each seat's adding up to its score
+    breakdown: ScoreLines | None = None
+    players: list[TablePlayer] = []  # last: the gateway sets who is connected there (services/gateway/presence.py)
 
 
 def status(game: Game, state: Any, version: int) -> str:
@@ -61,7 +63,9 @@ def envelope(
     if view is None:
         view = game.view(state, seat)
     shown = players or []
-    return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result, shown)
+    scored = None if result is None else game.breakdown(state)
+    return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result,
+                        breakdown=scored, players=shown)
 
 
 def field(seat: Seat | None) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.heros_tavern import rules, views
+from domain.heros_tavern import breakdown, rules, views
 from domain.heros_tavern.bot import GreedyBot
 from domain.heros_tavern.commands import HtCommand
 from domain.heros_tavern.events import HtEvent
@@ -52,6 +52,7 @@ GAME: Game[State, HtCommand, HtEvent] = Game(
     event_view=views.event_view,
     hidden=views.hidden,
     result=rules.result,
+    breakdown=breakdown.breakdown,
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options)},
     # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts
     bot_generations={"search": 2},

@@ -15,6 +15,9 @@ A game is a frozen bundle of pure functions over its own immutable state:
   (other hands, face-down picks, deck contents); the conformance harness checks every view,
   legal list and redacted event against them.
 - ``result(State) -> Result | None``: ``None`` while the match runs.
+- ``breakdown(State) -> ScoreLines | None``: a finished match's scores by category, the
+  rulebook's scoring steps in its order (its package's ``breakdown.py``); each seat's points
+  add up to its score in ``result``. ``None`` while the match runs.
 - ``automatic(State, seat) -> Command | None`` (optional): the command a seat's own private setting
   sends for it now (Taverna's "always pass"); the service sends it as that seat's, in an entry of
   its own, so no other seat's command shows the setting.
@@ -69,6 +72,16 @@ class Result(msgspec.Struct, frozen=True):
     details: dict[str, Any] = {}
 
 
+class ScoreLine(msgspec.Struct, frozen=True):
+    """One scoring category of a finished match and what each seat scored in it."""
+
+    category: str  # the game's stable word for it (named in its content's ``scoring``)
+    points: tuple[int, ...]  # per seat, in seat order
+
+
+ScoreLines = tuple[ScoreLine, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One match option: its name, its allowed values and its default."""
@@ -115,6 +128,7 @@ class Game(Generic[S, C, E]):
     event_view: Callable[[E, Seat | None], Event | None]
     hidden: Callable[[S, Seat | None], set[str]]
     result: Callable[[S], Result | None]
+    breakdown: Callable[[S], ScoreLines | None]
     views: Callable[[S], list[Any]] | None = None  # see ``all_views``
     automatic: Callable[[S, Seat], C | None] | None = None
     sealed: Callable[[S], tuple[Seat, ...]] | None = None

@@ -36,7 +36,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel.errors import RulesError
-from domain.kernel.game import AnyGame, Bot, Command, Event, Game, Result, Seat, Setup, Standing
+from domain.kernel.game import AnyGame, Bot, Command, Event, Game, Result, ScoreLines, Seat, Setup, Standing
 from domain.kernel.rng import Rng
 
 
@@ -207,6 +207,12 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
             return inner
         return _conceded_last(inner, state.conceded)
 
+    def breakdown(state: OnlineState) -> ScoreLines | None:
+        """The game's own, once it scored the match: none when online play ended it (abandoned, or
+        conceded down to one seat)."""
+        ended = result(state)
+        return None if ended is None or "ended" in ended.details else game.breakdown(state.inner)
+
     def decide(state: OnlineState, command: Command, seat: Seat, rng: Rng) -> list[Event]:
         if result(state) is not None:
             raise RulesError("match_finished", "the match is over")
@@ -319,6 +325,7 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
         event_view=event_view,
         hidden=lambda state, seat: game.hidden(state.inner, seat),
         result=result,
+        breakdown=breakdown,
         views=None if inner_views is None else (lambda state: inner_views(state.inner)),
         automatic=automatic,
         sealed=sealed,

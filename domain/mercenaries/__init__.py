@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.kernel import Game, OptionSpec
 from domain.mercenaries.bot import CarefulBot, GreedyBot
+from domain.mercenaries.breakdown import breakdown
 from domain.mercenaries.commands import MercenariesCommand
 from domain.mercenaries.events import MercenariesEvent
 from domain.mercenaries.rules import begin, decide, legal
@@ -40,6 +41,7 @@ GAME: Game[State, MercenariesCommand, MercenariesEvent] = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
+    breakdown=breakdown,
     bots={"greedy": lambda options: GreedyBot(), "careful": lambda options: CarefulBot(),
           "search": lambda options: search_bot(options)},
     # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.kernel import Game, OptionSpec
 from domain.tavern_masters.bot import GreedyBot
+from domain.tavern_masters.breakdown import breakdown
 from domain.tavern_masters.commands import TMCommand
 from domain.tavern_masters.content import CARD_LISTS
 from domain.tavern_masters.events import TMEvent, offer_from_rules_1
@@ -66,6 +67,7 @@ GAME: Game[State, TMCommand, TMEvent] = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
+    breakdown=breakdown,
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options),
           "planner": lambda options: PlannerBot()},
     # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts,

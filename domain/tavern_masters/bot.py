@@ -14,7 +14,8 @@ from typing import Any
 from domain.kernel import Command, Rng
 from domain.tavern_masters import commands as cmd
 from domain.tavern_masters.content import card, deck_cards
-from domain.tavern_masters.effects import TARGETS, card_income, stays, till_income, wants_met
+from domain.tavern_masters.effects import TARGETS, stays, wants_met
+from domain.tavern_masters.till import card_income, till_income
 
 PATRONS_A_NIGHT = 3
 DEED_WORTH = {

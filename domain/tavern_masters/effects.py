@@ -1,6 +1,6 @@
 """The effect vocabulary: what the ``effects`` and ``deed`` entries of the card data mean.
 
-Static and income effects (on Goods, Staff and Patrons in a Tavern):
+Static and income effects (on Goods, Staff and Patrons in a Tavern; the income ones counted in till.py):
   ``income`` n          +n Gold when the Till is counted
   ``income_per`` n, T   +n Gold for ANY (each) other card in the Tavern matching T
   ``income_if`` n, T    +n Gold if ANY ONE other card in the Tavern matches T
@@ -26,7 +26,7 @@ from domain.tavern_masters import events as ev
 from domain.tavern_masters.builder import Builder
 from domain.tavern_masters.content import Effect, card
 from domain.tavern_masters.state import State
-from domain.tavern_masters.terms import any_matches, count_matching, patron_type, phrase
+from domain.tavern_masters.terms import any_matches, patron_type, phrase
 
 # --- the Tavern: income, Nobles, hiring, Wants and Likes ---------------------------------------
 
@@ -34,28 +34,6 @@ from domain.tavern_masters.terms import any_matches, count_matching, patron_type
 def is_tavern_card(card_id: str) -> bool:
     """Goods and Staff: the only cards that may be traded (with Gold)."""
     return card(card_id).kind in ("goods", "staff")
-
-
-def effect_income(effect: Effect, others: list[str]) -> int:
-    if effect.op == "income":
-        return effect.amount
-    if effect.op == "income_per":
-        return effect.amount * count_matching(others, effect.term)
-    if effect.op == "income_if":
-        return effect.amount if any_matches(others, effect.term) else 0
-    return 0
-
-
-def card_income(card_id: str, tavern: tuple[str, ...]) -> int:
-    """What one card in a Tavern earns at the Till: 1 a Patron, 2 a Noble, plus its effects."""
-    defn = card(card_id)
-    base = (2 if defn.noble else 1) if defn.kind == "patron" else 0
-    others = [c for c in tavern if c != card_id]
-    return base + sum(effect_income(e, others) for e in defn.effects)
-
-
-def till_income(tavern: tuple[str, ...]) -> int:
-    return sum(card_income(c, tavern) for c in tavern)
 
 
 def allows_nobles(tavern: tuple[str, ...]) -> bool:

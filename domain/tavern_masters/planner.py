@@ -43,9 +43,10 @@ from domain.tavern_masters import bot as greedy
 from domain.tavern_masters import commands as cmd
 from domain.tavern_masters.bot import PATRONS_A_NIGHT, patron_sample
 from domain.tavern_masters.content import card
-from domain.tavern_masters.effects import hires_free, is_tavern_card, stays, till_income, wants_met
+from domain.tavern_masters.effects import hires_free, is_tavern_card, stays, wants_met
 from domain.tavern_masters.events import Offer
 from domain.tavern_masters.scoring import GOAL
+from domain.tavern_masters.till import till_income
 
 HORIZON = 6  # Tills looked ahead at most (a match between good players lasts 4 or 5 rounds)
 NO_PURSE = float("inf")  # a draft pick or a discard: the hand is played over several Days

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.kernel import Result, Standing
-from domain.tavern_masters.effects import till_income
 from domain.tavern_masters.state import State
+from domain.tavern_masters.till import till_income
 
 GOAL = 20  # Gold
 MAX_TIE_ROUNDS = 3  # ruling: extra rounds on a tie for most Gold, then the tied seats share the win

@@ -11,12 +11,26 @@ from domain.kernel import Setup
 from domain.kernel.seats import left_of
 from domain.tavern_masters import events as ev
 from domain.tavern_masters.content import card
+from domain.tavern_masters.till import card_income
 
 CHALLENGE_ROUNDS = {"buzzed": 6, "tipsy": 5, "sloshed": 4, "hammered": 3, "wasted": 2}
 
 
+START_GOLD = 3
+
+
+class Ledger(msgspec.Struct, frozen=True):
+    """Where a seat's Gold came from and went since the start (breakdown.py's categories)."""
+
+    patrons: int = 0  # the Till: each Patron's 1 Gold (a Noble's 2) and its own bonus
+    goods_staff: int = 0  # the Till: the Goods' and Staff's bonus Gold
+    spent: int = 0  # Goods purchased and Staff hired (negative)
+    trades: int = 0  # Gold received less Gold paid in trades
+    deeds: int = 0  # Gold gained less Gold stolen by Dirty Deeds
+
+
 class Player(msgspec.Struct, frozen=True):
-    gold: int = 3
+    gold: int = START_GOLD
     hand: tuple[str, ...] = ()
     tavern: tuple[str, ...] = ()
     seen: tuple[str, ...] = ()  # every card in the Tavern at some time this round (for Likes)
@@ -24,6 +38,13 @@ class Player(msgspec.Struct, frozen=True):
     picked: bool = False  # has kept a card at this draft step
     mulligan: str = ""  # "" undecided, "keep", "take"
     done: bool = False
+    ledger: Ledger = Ledger()
+
+
+def booked(player: Player, account: str, amount: int) -> Player:
+    """The seat's Gold changed by ``amount``, written in its ledger under ``account``."""
+    ledger = replace(player.ledger, **{account: getattr(player.ledger, account) + amount})
+    return replace(player, gold=player.gold + amount, ledger=ledger)
 
 
 class State(msgspec.Struct, frozen=True):
@@ -165,7 +186,7 @@ def _phase_began(state: State, e: ev.PhaseBegan) -> State:
 
 def _card_played(state: State, e: ev.CardPlayed) -> State:
     state = move(state, e.card, e.seat, "hand", e.seat, "tavern")
-    return with_player(state, e.seat, gold=state.players[e.seat].gold - e.paid)
+    return set_player(state, e.seat, booked(state.players[e.seat], "spent", -e.paid))
 
 
 def _offer_opened(state: State, e: ev.OfferOpened) -> State:
@@ -230,12 +251,18 @@ def _offer_answered(state: State, e: ev.OfferAnswered) -> State:
         state = _hand_over(state, card_id, offer.by, offer.to)
     for card_id in takes(offer):
         state = _hand_over(state, card_id, offer.to, offer.by)
-    state = with_player(state, offer.by, gold=state.players[offer.by].gold - offer.gold)
-    return with_player(state, offer.to, gold=state.players[offer.to].gold + offer.gold)
+    state = set_player(state, offer.by, booked(state.players[offer.by], "trades", -offer.gold))
+    return set_player(state, offer.to, booked(state.players[offer.to], "trades", offer.gold))
+
+
+def _counted(player: Player, gain: int) -> Player:
+    """The Till's Gold, the Patrons' share apart from the Goods' and Staff's."""
+    patrons = sum(card_income(c, player.tavern) for c in player.tavern if card(c).kind == "patron")
+    return booked(booked(player, "patrons", patrons), "goods_staff", gain - patrons)
 
 
 def _income(state: State, e: ev.IncomeCounted) -> State:
-    players = tuple(replace(p, gold=p.gold + g) for p, g in zip(state.players, e.gains, strict=True))
+    players = tuple(_counted(p, g) for p, g in zip(state.players, e.gains, strict=True))
     return replace(state, players=players, last_income=e.gains)
 
 
@@ -290,8 +317,8 @@ def evolve(state: State, e: Any) -> State:
             return _offer_withdrawn(state, e)
         case ev.OfferAnswered():
             return _offer_answered(state, e)
-        case ev.GoldChanged():
-            return with_player(state, e.seat, gold=state.players[e.seat].gold + e.amount)
+        case ev.GoldChanged():  # only Dirty Deeds change Gold so
+            return set_player(state, e.seat, booked(state.players[e.seat], "deeds", e.amount))
         case ev.IncomeCounted():
             return _income(state, e)
         case ev.TurnBegan():

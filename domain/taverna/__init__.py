@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from domain.kernel import Game, OptionSpec
 from domain.taverna.bot import GreedyBot
+from domain.taverna.breakdown import breakdown
 from domain.taverna.commands import TavernaCommand
 from domain.taverna.events import TavernaEvent, passed_to_answered, responders_answered_at_once
 from domain.taverna.rules import begin, decide, legal
@@ -68,6 +69,7 @@ GAME: Game[State, TavernaCommand, TavernaEvent] = Game(
     event_view=event_view,
     hidden=hidden,
     result=result,
+    breakdown=breakdown,
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options)},
     # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts
     bot_generations={"search": 2},

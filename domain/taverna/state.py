@@ -22,9 +22,33 @@ class Tavern(msgspec.Struct, frozen=True):
     dignitaries: tuple[str, ...] = ()
 
 
+class Tally(msgspec.Struct, frozen=True):
+    """Where a seat's points came from (breakdown.py's categories)."""
+
+    deeds: int = 0  # property deeds bought
+    guilds: int = 0  # guild tokens placed by the Gob'Trotter or a royal favour
+    tracks: int = 0  # people tracks' bonuses
+    spells: int = 0
+    privileges: int = 0  # unused privilege tokens, at the end
+    royal: int = 0  # the royal scoring
+    people: tuple[int, ...] = (0, 0, 0, 0)  # the people scoring, per people in track order
+
+
+# the account of points Gained for each reason that gives points (dignitaries.py, favours.py), past
+# the people tracks' bonuses ("elf track") and the spells' ("spell Fireball"): an unknown one is a bug
+GAINED = {"gobtrotter": "guilds", "royal favour": "guilds"}
+
+
+def account(reason: str) -> str:
+    if reason.endswith(" track"):
+        return "tracks"
+    return "spells" if reason.startswith("spell ") else GAINED[reason]
+
+
 class Player(msgspec.Struct, frozen=True):
     coins: int = 15
     points: int = 0
+    tally: Tally = Tally()
     levels: tuple[int, ...] = (0, 0, 0, 0)  # per people, in track order
     hand: tuple[str, ...] = ()
     cast: tuple[str, ...] = ()
@@ -132,10 +156,18 @@ def initial(setup: Setup) -> State:
 # --- small updates --------------------------------------------------------------------------------
 
 
+def scored(player: Player, account: str, points: int) -> Player:
+    """The seat's points raised by ``points``, written in its tally under ``account``."""
+    tally = replace(player.tally, **{account: getattr(player.tally, account) + points})
+    return replace(player, points=player.points + points, tally=tally)
+
+
+def set_player(state: State, seat: int, player: Player) -> State:
+    return replace(state, players=(*state.players[:seat], player, *state.players[seat + 1:]))
+
+
 def with_player(state: State, seat: int, **changes: Any) -> State:
-    players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+    return set_player(state, seat, replace(state.players[seat], **changes))
 
 
 def with_tavern(state: State, tavern: str, **changes: Any) -> State:
@@ -215,8 +247,8 @@ def _next_buyer(s: State) -> State:
 def _deed_bought(s: State, e: ev.DeedBought) -> State:
     tavern = s.taverns[e.tavern]
     s = with_tavern(s, e.tavern, deeds=set_at(tavern.deeds, e.space, e.seat))
-    buyer = s.players[e.seat]
-    s = with_player(s, e.seat, coins=buyer.coins - e.price, points=buyer.points + e.points)
+    buyer = scored(s.players[e.seat], "deeds", e.points)
+    s = set_player(s, e.seat, replace(buyer, coins=buyer.coins - e.price))
     if e.previous >= 0:
         s = with_player(s, e.previous, coins=s.players[e.previous].coins + e.refund)
     return _next_buyer(s)
@@ -258,10 +290,8 @@ def _level(s: State, e: ev.LevelGained) -> State:
 
 
 def _gained(s: State, e: ev.Gained) -> State:
-    p = s.players[e.seat]
-    s = with_player(
-        s, e.seat, coins=p.coins + e.coins, points=p.points + e.points, privileges=p.privileges + e.privileges
-    )
+    p = scored(s.players[e.seat], account(e.reason), e.points) if e.points else s.players[e.seat]
+    s = set_player(s, e.seat, replace(p, coins=p.coins + e.coins, privileges=p.privileges + e.privileges))
     return replace(s, privilege_reserve=s.privilege_reserve - e.privileges)
 
 
@@ -368,10 +398,8 @@ def _turn_ended(s: State, e: ev.TurnEnded) -> State:
 
 
 def _exchanged(s: State, e: ev.Exchanged) -> State:
-    p = s.players[e.seat]
-    return with_player(
-        s, e.seat, coins=p.coins + e.spells, hand=(), sold=p.sold + p.hand, points=p.points + e.privileges, privileges=0
-    )
+    p = scored(s.players[e.seat], "privileges", e.privileges)
+    return set_player(s, e.seat, replace(p, coins=p.coins + e.spells, hand=(), sold=p.sold + p.hand, privileges=0))
 
 
 def _royal_order(s: State, e: ev.RoyalOrder) -> State:
@@ -379,13 +407,14 @@ def _royal_order(s: State, e: ev.RoyalOrder) -> State:
 
 
 def _scoring_chosen(s: State, e: ev.ScoringChosen) -> State:
-    p = s.players[e.seat]
-    s = with_player(s, e.seat, points=p.points + e.points, scorings=(*p.scorings, e.option))
+    p = scored(s.players[e.seat], "royal", e.points)
+    s = set_player(s, e.seat, replace(p, scorings=(*p.scorings, e.option)))
     return replace(s, royal_order=s.royal_order[1:], royal_taken=(*s.royal_taken, e.option))
 
 
 def _people_scored(s: State, e: ev.PeopleScored) -> State:
-    return with_player(s, e.seat, points=s.players[e.seat].points + sum(e.points))
+    p = s.players[e.seat]
+    return with_player(s, e.seat, points=p.points + sum(e.points), tally=replace(p.tally, people=e.points))
 
 
 def _game_over(s: State, e: ev.GameOver) -> State:

@@ -11,6 +11,10 @@ from domain.heros_tavern.state import HAND_SIZE, ROUNDS
 from projections.content.model import Content, Item, listing
 from projections.i18n import N_, Texts
 
+# the breakdown's categories (domain/heros_tavern/breakdown.py): the Score steps, then the Final Scoring's tokens
+SCORING = {"entertainment": N_("Entertainment"), "food": N_("Food"), "ale": N_("Ale"), "lodging": N_("Lodging"),
+           "market": N_("Market"), "staff": N_("Staff"), "unspent": N_("Unspent tokens")}
+
 TOKENS = ("coin", "storage", "land")
 KIND_NAMES = {
     "entertainment": N_("Entertainment"), "food": N_("Food"), "light_ale": N_("Light Ale"),
@@ -163,5 +167,6 @@ def content(t: Texts) -> Content:
     terms = {**token_names(t), "heroes": t._("heroes")} | {k: kind_name(t, k) for k in {c.kind for c in DECK.values()}}
     items = tuple(_item(t, card) for card in DECK.values())
     return Content(
-        game="heros-tavern", language=t.language, name=t._("Hero's Tavern"), rules=rules(t), terms=terms, items=items
+        game="heros-tavern", language=t.language, name=t._("Hero's Tavern"), rules=rules(t), terms=terms, items=items,
+        scoring={category: t._(name) for category, name in SCORING.items()},
     )

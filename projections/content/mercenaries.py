@@ -7,6 +7,10 @@ from domain.mercenaries.content import DECK, LEADERS, RANKS, SETTINGS, Rank, dec
 from projections.content.model import Content, Item
 from projections.i18n import N_, Texts, texts
 
+# the breakdown's categories (domain/mercenaries/breakdown.py): games won by each Victory condition
+SCORING = {"hp": N_("Games won: the rival's HP at 0"), "deck_out": N_("Games won: the rival could not draw"),
+           "both_fell": N_("Games won: both at 0 HP, the tie broken")}
+
 SEATS = 2
 SUIT_NAMES = {"clubs": N_("Clubs"), "diamonds": N_("Diamonds"), "hearts": N_("Hearts"), "spades": N_("Spades")}
 
@@ -124,4 +128,5 @@ def content(t: Texts) -> Content:
         rules=rules(t),
         terms=terms(t),
         items=items,
+        scoring={category: t._(name) for category, name in SCORING.items()},
     )

@@ -33,6 +33,8 @@ class Content(msgspec.Struct, frozen=True):
     rules: tuple[str, ...]  # the rules in short, one paragraph per item
     terms: dict[str, str]  # display names of the words the views use (peoples, guilds, tokens, phases)
     items: tuple[Item, ...]
+    # display names of the categories of a finished match's ``breakdown``, in the rulebook's scoring order
+    scoring: dict[str, str]
 
 
 def title(word: str) -> str:

@@ -12,7 +12,12 @@ from domain.tavern_masters.terms import drink_type
 from projections.content.model import Content, Item, listing
 from projections.i18n import N_, Texts
 
-PATRON_GOLD, NOBLE_GOLD = 1, 2  # what a Patron and a Noble earn at the Till (effects.card_income)
+# the breakdown's categories (domain/tavern_masters/breakdown.py): where each seat's Gold came from
+SCORING = {"start": N_("Starting Gold"), "spent": N_("Paid for Goods and Staff"), "trades": N_("Trades"),
+           "deeds": N_("Dirty Deeds"), "patrons": N_("The Till: Patrons"),
+           "goods_staff": N_("The Till: Goods and Staff")}
+
+PATRON_GOLD, NOBLE_GOLD = 1, 2  # what a Patron and a Noble earn at the Till (till.card_income)
 CHALLENGE_NAMES = {
     "buzzed": N_("Buzzed"),
     "tipsy": N_("Tipsy"),
@@ -212,4 +217,5 @@ def content(t: Texts) -> Content:
         rules=rules(t),
         terms=terms(t),
         items=items,
+        scoring={category: t._(name) for category, name in SCORING.items()},
     )

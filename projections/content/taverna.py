@@ -13,6 +13,10 @@ from domain.taverna.scoring import BRACKET_POINTS, KING_POINTS, OPTIONS, THRESHO
 from projections.content.model import Content, Item, listing
 from projections.i18n import N_, Texts, texts
 
+# the breakdown's categories (domain/taverna/breakdown.py): points scored in play, then the End of game's
+# steps (the people scoring's, one a people, are named after their people)
+SCORING = {"deeds": N_("Property deeds"), "guilds": N_("Guild tokens"), "tracks": N_("People track bonuses"),
+           "spells": N_("Spells"), "privileges": N_("Unused privileges"), "royal": N_("Royal scoring")}
 PEOPLE_NAMES = {"elf": N_("Elf"), "dwarf": N_("Dwarf"), "orc": N_("Orc"), "human": N_("Human")}
 GUILD_NAMES = {"beer": N_("Beer"), "lyre": N_("Lyre"), "book": N_("Spell Book"), "mask": N_("Mask")}
 DIGNITARY_NAMES = {
@@ -378,6 +382,9 @@ def content(t: Texts) -> Content:
         "archduke": t._("Archduke"),
         "archmage": t._("Archmage"),
     }
+    scoring = {category: t._(name) for category, name in SCORING.items()}
+    scoring |= {p: t._("People scoring: {people}", people=people(t, p)) for p in PEOPLES}
     return Content(
-        game="taverna", language=t.language, name=t._("Taverna"), rules=rules(t), terms=terms, items=tuple(items)
+        game="taverna", language=t.language, name=t._("Taverna"), rules=rules(t), terms=terms, items=tuple(items),
+        scoring=scoring,
     )

@@ -9,7 +9,8 @@
 - every command, event, view and redacted event survives a JSON round trip;
 - no view, legal list or redacted event of a seat holds what ``hidden`` says that seat may not
   know, nor the match seed;
-- a finished match has a result naming every seat and no legal commands;
+- a finished match has a result naming every seat and no legal commands, and a breakdown whose
+  categories add up, seat by seat, to the result's scores (none before the end);
 - folding the events again gives the same state, and the same seed and bots give the same events.
 """
 
@@ -21,7 +22,7 @@ from typing import Any
 import msgspec
 
 from domain.bots.random_bot import RandomBot
-from domain.kernel import Command, Game, RulesError, Seat, Setup, Table, bot_turn, fold, play, viewers
+from domain.kernel import Command, Game, Result, RulesError, Seat, Setup, Table, bot_turn, fold, play, viewers
 
 MUTANT_TEXT = "zz-no-such-thing"
 MAX_LEGAL_CHECKED = 40  # per seat and version; a larger legal list is sampled
@@ -120,6 +121,7 @@ def check_match(game: Game, setup: Setup, seed: str) -> Table:
     while not table.finished:
         check_version(game, table)
         seat, command = bot_turn(table, bots)
+        assert game.breakdown(table.state) is None, "a breakdown before the end"
         state_before, start = table.state, table.version
         table.submit(seat, command)
         assert table.version > start, f"{command!r} appended nothing"
@@ -130,6 +132,7 @@ def check_match(game: Game, setup: Setup, seed: str) -> Table:
     assert result is not None
     assert sorted(s.seat for s in result.standings) == list(range(setup.seats)), "standings must name every seat"
     assert set(result.winners) <= set(range(setup.seats))
+    check_breakdown(game, table.state, result)
     for seat in range(setup.seats):
         assert game.legal(table.state, seat) == [], f"seat {seat} has legal commands after the end"
     check_version(game, table)  # views at the end, and every earlier legal command now refused
@@ -139,6 +142,17 @@ def check_match(game: Game, setup: Setup, seed: str) -> Table:
     again = play(game, setup, seed, [RandomBot() for _ in range(setup.seats)])
     assert msgspec.json.encode(again.events) == msgspec.json.encode(table.events), "same seed, other events"
     return table
+
+
+def check_breakdown(game: Game, state: Any, result: Result) -> None:
+    """The finished match's categories, each naming every seat, add up to each seat's score."""
+    lines = game.breakdown(state)
+    assert lines, "a finished match has no breakdown"
+    assert len({line.category for line in lines}) == len(lines), "a category twice in the breakdown"
+    assert all(len(line.points) == len(result.standings) for line in lines), "a breakdown line misses seats"
+    scores = {standing.seat: standing.score for standing in result.standings}
+    sums = {seat: sum(line.points[seat] for line in lines) for seat in scores}
+    assert sums == scores, f"the breakdown adds up to {sums}, the result's scores are {scores}"
 
 
 def check_events_since(game: Game, table: Table, state: Any, start: int) -> None:

@@ -11,7 +11,20 @@ import dataclasses
 import msgspec
 import pytest
 
-from domain.kernel import Command, Event, Game, Result, Rng, RulesError, Setup, Standing, StuckError, require
+from domain.kernel import (
+    Command,
+    Event,
+    Game,
+    Result,
+    Rng,
+    RulesError,
+    ScoreLine,
+    ScoreLines,
+    Setup,
+    Standing,
+    StuckError,
+    require,
+)
 from tests.conformance.harness import check_match
 
 DECK = tuple(f"c{n:02d}" for n in range(10))
@@ -119,11 +132,15 @@ def result(state: State) -> Result | None:
                                                Standing(seat=1, rank=1 if b > a else 2, score=b)))
 
 
+def breakdown(state: State) -> ScoreLines | None:
+    return (ScoreLine("tricks", state.tricks),) if state.played >= 3 else None
+
+
 SOUND = Game(
     id="high-card", name="High Card", rulebook="", min_seats=2, max_seats=2, options=(),
     command_type=Pick, event_type=Dealt | Picked | Trick, view_type=View,
     initial=initial, begin=begin, evolve=evolve, decide=decide, legal=legal, view=view,
-    event_view=event_view, hidden=hidden, result=result,
+    event_view=event_view, hidden=hidden, result=result, breakdown=breakdown,
 )
 SETUP = Setup(seats=2, options={})
 
@@ -158,6 +175,15 @@ def endless_result(state: State) -> Result | None:
     return None
 
 
+def short_breakdown(state: State) -> ScoreLines | None:
+    """A breakdown that forgets seat 0's first trick."""
+    return (ScoreLine("tricks", (state.tricks[0] - 1, state.tricks[1])),) if state.played >= 3 else None
+
+
+def early_breakdown(state: State) -> ScoreLines | None:
+    return (ScoreLine("tricks", state.tricks),)
+
+
 def stale_views(state: State) -> list[View]:
     """A views() that builds everyone's view from seat 0's: not what view() says seat by seat."""
     return [view(state, 0)] * (len(state.hands) + 1)
@@ -172,10 +198,12 @@ def stale_views(state: State) -> list[View]:
         (broken(decide=lax_decide), "outside legal"),
         (broken(result=endless_result), "no seat can act"),
         (broken(views=stale_views), "views() differs from view()"),
+        (broken(breakdown=short_breakdown), "the breakdown adds up to"),
+        (broken(breakdown=early_breakdown), "a breakdown before the end"),
     ],
     ids=[
         "leaky-view", "unredacted-event", "legal-offers-illegal", "decide-accepts-illegal", "never-ends",
-        "views-differ-from-view",
+        "views-differ-from-view", "breakdown-misses-a-point", "breakdown-before-the-end",
     ],
 )
 def test_a_broken_game_is_caught(game, expected):

@@ -15,8 +15,8 @@ from domain.heros_tavern.content import DECK as HT_DECK
 from domain.heros_tavern.content import Tokens
 from domain.mercenaries.content import LEADERS, RANKS, deck_of, rank_of
 from domain.tavern_masters.content import instances
-from domain.tavern_masters.effects import card_income
 from domain.tavern_masters.terms import any_matches
+from domain.tavern_masters.till import card_income
 from domain.taverna.content import BOARD, CUSTOMERS, FAVOURS, SPELLS, TRACKS
 from projections.content import content_of
 from projections.content.model import Item

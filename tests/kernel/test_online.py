@@ -53,6 +53,7 @@ def test_conceding_in_a_two_seat_match_ends_it_for_the_other(game_id):
     result = t.game.result(t.state)
     assert result.winners == (0,) and [(s.seat, s.rank) for s in result.standings] == [(0, 1), (1, 2)]
     assert result.details["ended"] == "conceded"
+    assert t.game.breakdown(t.state) is None  # never scored: no categories
     with pytest.raises(RulesError) as refused:
         t.submit(0, Concede())
     assert refused.value.code == "match_finished"
@@ -70,6 +71,8 @@ def test_a_conceded_seat_of_three_is_played_by_a_bot_and_ranks_last():
     result = t.game.result(t.state)
     assert [s.seat for s in result.standings if s.rank == 3] == [0] and 0 not in result.winners
     assert result.details["conceded"] == [0]
+    lines = t.game.breakdown(t.state)  # the game's own, played to the end: each seat's adds up to its score
+    assert [sum(line.points[s.seat] for line in lines) for s in result.standings] == [s.score for s in result.standings]
 
 
 def test_leaving_hands_the_seat_to_a_bot_for_good():

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from domain.tavern_masters.content import CARD_LISTS, deck_cards, definitions, instances
-from domain.tavern_masters.effects import card_income, wants_met
+from domain.tavern_masters.effects import wants_met
 from domain.tavern_masters.terms import DRINK_TYPES, drink_type
+from domain.tavern_masters.till import card_income
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "tavern-masters"
 NPC_TYPES = {"Soldier", "Thug", "Mage", "Wench", "Entertainer", "Sailor", "Craftsman", "Hunter"}

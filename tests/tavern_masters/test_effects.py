@@ -7,14 +7,13 @@ from domain.tavern_masters.builder import Builder
 from domain.tavern_masters.content import Effect
 from domain.tavern_masters.effects import (
     allows_nobles,
-    card_income,
     hires_free,
     resolve,
     stays,
     targets,
-    till_income,
     wants_met,
 )
+from domain.tavern_masters.till import card_income, till_income
 from tests.tavern_masters.helpers import make
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from domain.tavern_masters.effects import till_income
 from domain.tavern_masters.planner import incomes
 from domain.tavern_masters.search import projected_gold
+from domain.tavern_masters.till import till_income
 from tests.tavern_masters.helpers import make
 
 ALE = ("dwarven-ale-1", "dock-worker-1")  # a Dock Worker seated by its Ale: 1 Gold a Till

@@ -117,6 +117,12 @@ def mercenaries_move(page) -> None:
         assert attack.is_enabled()
         attack.click()
         return
+    mercenaries_pass(page)
+
+
+def mercenaries_pass(page) -> None:
+    """Discard, dismiss or end the phase, whichever is asked (else any move): no hire, no attack."""
+    table = page.locator("#table")
     for kind in ("ChooseDiscard", "DismissMercenary", "EndPhase"):
         target = table.locator(f".actionable[data-types~={kind}]")
         if target.count():

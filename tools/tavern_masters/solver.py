@@ -366,7 +366,7 @@ def _counts(universe: tuple[str, ...]) -> Counter[str]:
 
 
 def _earns(card_id: str, counts: Counter[str]) -> int:
-    """``effects.card_income`` of the card among a universe's cards, from the universe's term counts."""
+    """``till.card_income`` of the card among a universe's cards, from the universe's term counts."""
     defn = card(card_id)
     total = (2 if defn.noble else 1) if defn.kind == "patron" else 0
     for effect in defn.effects:

@@ -1171,6 +1171,9 @@ export interface components {
                 [key: string]: string;
             };
             items: components["schemas"]["Item"][];
+            scoring: {
+                [key: string]: string;
+            };
         };
         /** Contributed */
         Contributed: {
@@ -1693,6 +1696,14 @@ export interface components {
             text: string;
             /** @description default "" */
             name?: string;
+        };
+        /**
+         * ScoreLine
+         * @description One scoring category of a finished match and what each seat scored in it.
+         */
+        ScoreLine: {
+            category: string;
+            points: number[];
         };
         /** SeatInfo */
         SeatInfo: {
@@ -2387,6 +2398,8 @@ export interface components {
             /** @description every command the seat may send now (empty for a spectator and once finished) */
             legal: components["schemas"]["heros-tavern.Command"][];
             result: components["schemas"]["heros-tavern.Result"] | null;
+            /** @default null */
+            breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @default [] */
             players: components["schemas"]["TablePlayer"][];
         };
@@ -2998,6 +3011,8 @@ export interface components {
             /** @description every command the seat may send now (empty for a spectator and once finished) */
             legal: components["schemas"]["mercenaries.Command"][];
             result: components["schemas"]["mercenaries.Result"] | null;
+            /** @default null */
+            breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @default [] */
             players: components["schemas"]["TablePlayer"][];
         };
@@ -3753,6 +3768,8 @@ export interface components {
             /** @description every command the seat may send now (empty for a spectator and once finished) */
             legal: components["schemas"]["tavern-masters.Command"][];
             result: components["schemas"]["tavern-masters.Result"] | null;
+            /** @default null */
+            breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @default [] */
             players: components["schemas"]["TablePlayer"][];
         };
@@ -4669,6 +4686,8 @@ export interface components {
             /** @description every command the seat may send now (empty for a spectator and once finished) */
             legal: components["schemas"]["taverna.Command"][];
             result: components["schemas"]["taverna.Result"] | null;
+            /** @default null */
+            breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @default [] */
             players: components["schemas"]["TablePlayer"][];
         };

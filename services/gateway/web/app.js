@@ -12,7 +12,7 @@ import { N_, _, n_ } from "./i18n.js";
 import * as online from "./online.js";
 import * as tournaments from "./tournaments.js";
 import * as generic from "./tables/generic.js";
-import { Context, closeMenus, closeStaleMenus, decorate, h, home, humanise, movesBar, useContent } from "./ui.js";
+import { Context, categoryName, closeMenus, closeStaleMenus, decorate, h, home, humanise, movesBar, useContent } from "./ui.js";
 
 const app = document.getElementById("app");
 const STORE = "tavern.matches";
@@ -309,7 +309,23 @@ const statusWord = (status) => (status in STATUSES ? _(STATUSES[status]) : statu
 const CONNECTION = { connecting: N_("connecting"), live: N_("live"), reconnecting: N_("reconnecting"), closed: N_("closed"), finished: N_("finished") };
 const connectionWord = (state) => (state in CONNECTION ? _(CONNECTION[state]) : state);
 
-function resultBox(result, namer, view, players = []) {
+// The score by category (the envelope's breakdown): a row per category, a column per seat, the totals last
+function breakdownTable(lines, seats, namer) {
+  if (!lines?.length) return "";
+  const cell = (n) => h("td", {}, String(n));
+  const caption = _("The score by category");
+  // its own scrolling box on a narrow screen (reachable by keyboard), so the page never scrolls sideways
+  return h("div.breakdown-box", { tabindex: "0", role: "region", "aria-label": caption }, h(
+    "table.breakdown",
+    {},
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, _("Category")), ...seats.map((s) => h("th", { scope: "col", dataset: { seat: s } }, namer(s))))),
+    h("tbody", {}, lines.map((line) => h("tr", { dataset: { category: line.category } }, h("th", { scope: "row" }, categoryName(line.category)), ...seats.map((s) => cell(line.points[s]))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, _("Total")), ...seats.map((s) => cell(lines.reduce((sum, line) => sum + line.points[s], 0))))),
+  ));
+}
+
+function resultBox(result, namer, view, lines, players = []) {
   if (!result) return null;
   const standings = [...(result.standings || [])].sort((a, b) => a.rank - b.rank);
   const together = TABLE_OUTCOMES[view?.outcome];
@@ -332,6 +348,7 @@ function resultBox(result, namer, view, players = []) {
     {},
     h("h2", {}, together ? _(together) : headline),
     h("ol.standings", {}, standings.map((s) => h("li", { dataset: { seat: s.seat } }, online.toProfile(players[s.seat], line(s))))),
+    breakdownTable(lines, [...(result.standings || [])].map((s) => s.seat).sort((a, b) => a - b), namer),
   );
 }
 
@@ -436,7 +453,7 @@ async function showMatch(id, token, tableName, gen) {
     closeStaleMenus(page.pending ? [] : env.legal);
     const board = drawTable(table, env.view, ctx);
     const seated = [online.playersBar(env), online.actions(id, env, token, record, remember, showError, page.rematch)];
-    tableBox.replaceChildren(...seated, resultBox(env.result, namer, env.view, env.players) || "", movesBar(ctx) || "", board);
+    tableBox.replaceChildren(...seated, resultBox(env.result, namer, env.view, env.breakdown, env.players) || "", movesBar(ctx) || "", board);
     decorate(tableBox);
     Object.assign(tableBox.dataset, { version: String(env.version), status: env.status, game: env.game, pending: String(page.pending) });
     document.title = `${env.legal.length && !page.pending ? "• " : ""}${env.game} — tavern`;

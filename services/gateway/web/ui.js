@@ -243,16 +243,19 @@ export function pile(count, label) {
 
 let items = new Map(); // the id a view uses -> its content item
 let terms = {};
+let scoring = {};
 
 export function useContent(content) {
   items = new Map();
   for (const item of content?.items || []) for (const id of item.ids) items.set(id, item);
   terms = content?.terms || {};
+  scoring = content?.scoring || {};
 }
 
 export const itemOf = (id) => items.get(id) || null;
 export const nameOf = (id) => itemOf(id)?.name || terms[id] || humanise(id);
 export const term = (word) => terms[word] || humanise(word);
+export const categoryName = (category) => scoring[category] || humanise(category); // a score's category
 
 // a card's kind on its face: the content's word when it has one (Hero's Tavern's), else the client's
 const KINDS = {

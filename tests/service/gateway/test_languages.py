@@ -17,11 +17,12 @@ pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", ["fakeredis
 FR, EN = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}, {"Accept-Language": "en-GB,en;q=0.9"}
 
 # The fields that are texts, by path ("*": any key or index); every other value must be equal in
-# both languages. Content: its name, rules, terms' display names, items' names and texts; events
-# and frames: the narration; errors: the message; the games' list: names and options' descriptions;
-# and each one's ``language``.
+# both languages. Content: its name, rules, terms' and scoring's display names, items' names and
+# texts; events and frames: the narration; errors: the message; the games' list: names and options'
+# descriptions; and each one's ``language``.
 TEXTS = {
-    ("name",), ("rules", "*"), ("terms", "*"), ("items", "*", "name"), ("items", "*", "text"), ("language",),
+    ("name",), ("rules", "*"), ("terms", "*"), ("scoring", "*"), ("items", "*", "name"), ("items", "*", "text"),
+    ("language",),
     ("*", "narration"), ("*", "language"), ("error", "message"), ("*", "name"), ("*", "options", "*", "description"),
 }  # fmt: skip
 

@@ -48,6 +48,13 @@ class TablePlayer(msgspec.Struct, frozen=True):
     player_id: str | None = None  # the registered player's (GET /v1/players/{id}/profile); None for an anonymous seat
 
 
+class ScoreLine(msgspec.Struct, frozen=True):
+    """One scoring category of a finished match (named in the game's content ``scoring``): points per seat."""
+
+    category: str
+    points: list[int]
+
+
 class ViewEnvelope(msgspec.Struct, frozen=True):
     """A seat's (or the spectator's) view of a match: ``<game>.ViewEnvelope``."""
 
@@ -59,6 +66,7 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     view: JSON
     legal: list[JSON]
     result: JSON | None
+    breakdown: list[ScoreLine] | None = None  # once finished: the scores by category, adding up to each score
     players: list[TablePlayer] = []
 
     @property
