@@ -33,8 +33,8 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     view: Any
     legal: list[Command]
     result: Result | None
-    players: list[TablePlayer] = []
     undo: bool = False  # this seat may send Undo: take back its last command (docs/online-play.md)
+    players: list[TablePlayer] = []  # last: the gateway sets each seat's ``connected`` at the end (presence.py)
 
 
 def status(game: Game, state: Any, version: int) -> str:
@@ -64,8 +64,8 @@ def envelope(
         view = game.view(state, seat)
     shown = players or []
     undo = playing and seat is not None and seat == undoer
-    return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result, shown,
-                        undo)
+    return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result, undo,
+                        shown)
 
 
 def field(seat: Seat | None) -> str:

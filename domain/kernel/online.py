@@ -252,15 +252,16 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
         """The undo of the last ``command.events`` events: one command of ``seat``'s (the service and
         the audit hold that to the log), which the game allows to be taken back."""
         if not 0 < command.events <= len(state.trail):
-            raise RulesError("undo_not_allowed", "that move cannot be taken back: the rules keep fewer events")
+            raise RulesError("undo_not_allowed", "that move cannot be taken back: it drew, revealed or handed "
+                             "another seat a move, or is too long")
         steps = state.trail[-command.events :]
         before = steps[0].before
         events = [step.event for step in steps if not isinstance(step.event, StreakEnded)]
         if (seat in state.taken or game.undoable is None or any(isinstance(e, SYSTEM_EVENTS) for e in events)
                 or not game.undoable(before.inner, events, state.inner)
                 or not nothing_revealed(game, state.seats, before.inner, state.inner)):
-            raise RulesError("undo_not_allowed", "that move cannot be taken back: it drew or revealed something, "
-                             "or handed another seat a move")
+            raise RulesError("undo_not_allowed", "that move cannot be taken back: it drew, revealed or handed "
+                             "another seat a move, or is too long")
         return [Undone(seat=seat, events=command.events)]
 
     def vacation(state: OnlineState, command: TakeVacation, seat: Seat) -> list[Event]:
