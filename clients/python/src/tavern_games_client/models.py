@@ -57,6 +57,7 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     view: JSON
     legal: list[JSON]
     result: JSON | None
+    undo: bool = False  # this seat may send {"type": "Undo"}: take back its last move
     players: list[TablePlayer] = []
 
     @property
