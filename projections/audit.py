@@ -18,7 +18,8 @@ Checks, in this order, stopping at the first failure with the line and the reaso
    command, decided again against the state folded so far with the random stream of its
    position, gives exactly the events recorded for it (a timed-out move chosen by a bot generation
    this release does not have: the events of one of the seat's legal moves, counted in the report);
-   the log ends with the match over.
+   an ``Undo`` takes back the command just before it, whole and a move of its own seat (the rules
+   then say whether its game lets that move be taken back); the log ends with the match over.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from domain.games import online_game
 from domain.kernel import Event, Game, Result, Rng, RulesError, Setup
 from domain.kernel.rng import DERIVATION
+from domain.kernel.undo import Undo
 from projections.chain import (
     CHARTER_FORMAT,
     EXPORT_FORMAT,
@@ -57,6 +59,7 @@ from projections.receipts import (
     receipt,
     signed_by,
 )
+from projections.undo import own_move
 from projections.upcasting import UpcastError, event_decoder
 
 
@@ -382,6 +385,14 @@ def _decided(game: Game, state: Any, command: Any, seat: int, rng: Callable[[], 
     return recorded, True
 
 
+def _undoes_own_move(previous: list[Entry], command: Undo, seat: int, first: Entry) -> None:
+    """An undo takes back the run just before it, whole, a move its own seat sent (projections/undo.py)."""
+    last = own_move(previous[0].envelope.command, len(previous)) if previous else None
+    if last != (seat, command.events):
+        raise AuditFailure(first.line, first.envelope.version, f"seat {seat}'s Undo of {command.events} event(s) "
+                           "does not take back the move just before it, whole and its own")
+
+
 def verify_rules(chain: Chain) -> tuple[int, int, int, Result]:
     """Step 4: every event decided again from the seed and the recorded commands.
     Answers (opening events, commands, those checked for legality only, result)."""
@@ -396,12 +407,15 @@ def verify_rules(chain: Chain) -> tuple[int, int, int, Result]:
     for entry in opening:
         state = game.evolve(state, entry.event)
     commands = legality_only = 0
+    previous: list[Entry] = []  # the run before this one (an undo takes it back)
     for run in _groups(entries[len(opening) :]):
         first = run[0]
         command, seat = _command(game, first, chain.charter.seats)
         for entry in run[1:]:
             if entry.envelope.command != first.envelope.command:
                 raise AuditFailure(entry.line, entry.envelope.version, "one command id with two different commands")
+        if isinstance(command, Undo):
+            _undoes_own_move(previous, command, seat, first)
         before = first.envelope.version - 1
         decided, alternative = _decided(game, state, command, seat, partial(Rng, seed, before), run)
         _compare(decided, run, f"seat {seat}'s {type(command).__name__} at version {before}")
@@ -409,6 +423,7 @@ def verify_rules(chain: Chain) -> tuple[int, int, int, Result]:
         for entry in run:
             state = game.evolve(state, entry.event)
         commands += 1
+        previous = run
     result = game.result(state)
     if result is None:
         raise AuditFailure(*_where(entries[-1] if entries else None), "the log ends before the match is over")

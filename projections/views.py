@@ -36,6 +36,7 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     result: Result | None
     # the finished match's scores by category (Game.breakdown), each seat's adding up to its score
     breakdown: ScoreLines | None = None
+    undo: bool = False  # this seat may send Undo: take back its last command (docs/online-play.md)
     players: list[TablePlayer] = []  # last: the gateway sets who is connected there (services/gateway/presence.py)
 
 
@@ -53,8 +54,10 @@ def envelope(
     seat: Seat | None,
     view: Any = None,
     players: list[TablePlayer] | None = None,
+    undoer: Seat | None = None,
 ) -> ViewEnvelope:
-    """The envelope of ``seat``; ``view``, when given, is ``game.view(state, seat)`` built already."""
+    """The envelope of ``seat``; ``view``, when given, is ``game.view(state, seat)`` built already;
+    ``undoer``: the seat that may take back its last command (domain/kernel/undo.py), if any."""
     result = game.result(state)
     # nothing is legal before the opening deal (a lobby filling, seats still giving entropy), nor to
     # a seat a bot plays for its player: its moves are the bot's until the player sends Reclaim
@@ -64,8 +67,9 @@ def envelope(
         view = game.view(state, seat)
     shown = players or []
     scored = None if result is None else game.breakdown(state)
+    undo = playing and seat is not None and seat == undoer
     return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result,
-                        breakdown=scored, players=shown)
+                        breakdown=scored, undo=undo, players=shown)
 
 
 def field(seat: Seat | None) -> str:
@@ -74,11 +78,12 @@ def field(seat: Seat | None) -> str:
 
 
 def all_views(
-    game: Game, match_id: str, state: Any, version: int, seats: int, players: list[TablePlayer] | None = None
+    game: Game, match_id: str, state: Any, version: int, seats: int, players: list[TablePlayer] | None = None,
+    undoer: Seat | None = None,
 ) -> dict[str, bytes]:
     """Every seat's envelope and the spectator's, JSON-encoded, by storage field."""
     encode = msgspec.json.encode
     return {
-        field(seat): encode(envelope(game, match_id, state, version, seat, view, players))
+        field(seat): encode(envelope(game, match_id, state, version, seat, view, players, undoer))
         for seat, view in zip(viewers(seats), game.all_views(state, seats), strict=True)
     }

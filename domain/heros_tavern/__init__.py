@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from domain.heros_tavern import breakdown, rules, views
+from domain.heros_tavern import events as ev
 from domain.heros_tavern.bot import GreedyBot
 from domain.heros_tavern.commands import HtCommand
 from domain.heros_tavern.events import HtEvent
 from domain.heros_tavern.search import search_bot
 from domain.heros_tavern.state import State, evolve, initial
 from domain.kernel import Game, OptionSpec
+from domain.kernel.undo import only
 
 GAME: Game[State, HtCommand, HtEvent] = Game(
     id="heros-tavern",
@@ -56,4 +58,6 @@ GAME: Game[State, HtCommand, HtEvent] = Game(
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options)},
     # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts
     bot_generations={"search": 2},
+    # what a seat may take back (Undo): a face-down pick, a purchase, its end (RULINGS.md, Undo)
+    undoable=only(ev.CardPicked, ev.CardBought, ev.PurchasesFinished),
 )

@@ -145,6 +145,10 @@ class Game(Generic[S, C, E]):
     # The rules version a match records at creation. An event schema change bumps it and adds an
     # upcaster keyed (old version, event type): event JSON object at that version -> the next version's.
     rules_version: int = 1
+    # Which commands a seat may take back (domain/kernel/undo.py): given the state before a command, its
+    # events and the state after, whether they drew nothing random and handed no other seat a move
+    # (the game's RULINGS.md says which and why); None: no command may be
+    undoable: Callable[[S, Sequence[E], S], bool] | None = None
     upcasters: Mapping[tuple[int, str], Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
 
     def all_views(self, state: S, seats: int) -> list[Any]:

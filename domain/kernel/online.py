@@ -22,6 +22,8 @@ of timeouts. Being the rules' own commands and events, these acts are replayed a
   correspondence clock whose deadline passed while it has vacation days left of the ``allowance``
   the command names: ``VacationTaken``, one more day for the move it owes (the clock's fold adds it;
   services/commands/clocks.py). No move is played, the seat's run of timeouts is untouched.
+- ``Undo``: the seat takes back its own last command, the log's last, where the game allows it
+  (domain/kernel/undo.py): ``Undone``, and the state is the one before that command again.
 - ``Abandon``: a system command the service sends once every played seat has gone and a grace
   period has passed; the match ends with no winner.
 """
@@ -38,6 +40,7 @@ import msgspec
 from domain.kernel.errors import RulesError
 from domain.kernel.game import AnyGame, Bot, Command, Event, Game, Result, ScoreLines, Seat, Setup, Standing
 from domain.kernel.rng import Rng
+from domain.kernel.undo import TRAIL, Step, Undo, Undone, nothing_revealed
 
 
 class Concede(Command, frozen=True):
@@ -100,7 +103,7 @@ class VacationTaken(Event, frozen=True):
 
 
 SERVICE_COMMANDS = (TimedOut, Abandon, TakeVacation)  # sent by the service only, never by a client
-SYSTEM_EVENTS = (Conceded, TakenOver, Reclaimed, SeatTimedOut, StreakEnded, Abandoned, VacationTaken)
+SYSTEM_EVENTS = (Conceded, TakenOver, Reclaimed, SeatTimedOut, StreakEnded, Abandoned, VacationTaken, Undone)
 
 
 class OnlineState(msgspec.Struct, frozen=True):
@@ -113,6 +116,7 @@ class OnlineState(msgspec.Struct, frozen=True):
     abandoned: bool = False
     options: dict[str, Any] = {}  # the match's, for the bot that plays a timed-out seat
     vacations: tuple[int, ...] = ()  # per seat: vacation days taken (none taken: empty)
+    trail: tuple[Step, ...] = ()  # the last events and the states they were folded onto (Undo)
 
 
 # a kind, then "@" and a generation from 2 on (the first has no suffix: the logs from before generations)
@@ -169,6 +173,15 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
         return OnlineState(game.initial(setup), setup.seats, streaks=(0,) * setup.seats, options=dict(setup.options))
 
     def evolve(state: OnlineState, event: Event) -> OnlineState:
+        if isinstance(event, Undone):  # back to the state before the events taken back
+            if not 0 < event.events <= len(state.trail):  # never decided so (the fold is total)
+                return msgspec.structs.replace(state, trail=())
+            before: OnlineState = state.trail[-event.events].before
+            return before
+        step = Step(msgspec.structs.replace(state, trail=()), event)
+        return msgspec.structs.replace(folded(state, event), trail=(*state.trail[1 - TRAIL :], step))
+
+    def folded(state: OnlineState, event: Event) -> OnlineState:
         if isinstance(event, Conceded):
             taken = state.taken if event.seat in state.taken else (*state.taken, event.seat)
             return msgspec.structs.replace(state, conceded=(*state.conceded, event.seat), taken=taken)
@@ -236,8 +249,26 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
             return [Abandoned()]
         if isinstance(command, TakeVacation):
             return vacation(state, command, seat)
+        if isinstance(command, Undo):
+            return undo(state, command, seat)
         events = game.decide(state.inner, command, seat, rng)
         return [StreakEnded(seat=seat), *events] if state.streaks[seat] else events
+
+    def undo(state: OnlineState, command: Undo, seat: Seat) -> list[Event]:
+        """The undo of the last ``command.events`` events: one command of ``seat``'s (the service and
+        the audit hold that to the log), which the game allows to be taken back."""
+        if not 0 < command.events <= len(state.trail):
+            raise RulesError("undo_not_allowed", "that move cannot be taken back: it drew, revealed or handed "
+                             "another seat a move, or is too long")
+        steps = state.trail[-command.events :]
+        before = steps[0].before
+        events = [step.event for step in steps if not isinstance(step.event, StreakEnded)]
+        if (seat in state.taken or game.undoable is None or any(isinstance(e, SYSTEM_EVENTS) for e in events)
+                or not game.undoable(before.inner, events, state.inner)
+                or not nothing_revealed(game, state.seats, before.inner, state.inner)):
+            raise RulesError("undo_not_allowed", "that move cannot be taken back: it drew, revealed or handed "
+                             "another seat a move, or is too long")
+        return [Undone(seat=seat, events=command.events)]
 
     def vacation(state: OnlineState, command: TakeVacation, seat: Seat) -> list[Event]:
         if not game.legal(state.inner, seat):
@@ -313,9 +344,9 @@ def online(game: AnyGame, bots: Callable[[str, dict[str, Any]], Bot[Any]]) -> Ga
     # the game's own fields (id, seats, options, bots, rules version, ...) carried over as they are
     return replace(
         game,
-        command_type=game.command_type | Concede | Leave | Reclaim | TimedOut | Abandon | TakeVacation,
+        command_type=game.command_type | Concede | Leave | Reclaim | TimedOut | Abandon | TakeVacation | Undo,
         event_type=(game.event_type | Conceded | TakenOver | Reclaimed | SeatTimedOut | StreakEnded | Abandoned
-                    | VacationTaken),
+                    | VacationTaken | Undone),
         initial=initial,
         begin=lambda state, rng: game.begin(state.inner, rng),
         evolve=evolve,

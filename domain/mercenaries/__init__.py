@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from domain.kernel import Game, OptionSpec
+from domain.kernel.undo import only
+from domain.mercenaries import events as ev
 from domain.mercenaries.bot import CarefulBot, GreedyBot
 from domain.mercenaries.breakdown import breakdown
 from domain.mercenaries.commands import MercenariesCommand
@@ -47,4 +49,6 @@ GAME: Game[State, MercenariesCommand, MercenariesEvent] = Game(
     # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts;
     # search 3: its own simulator's playouts (domain/mercenaries/playout.py)
     bot_generations={"search": 3},
+    # what a seat may take back (Undo): a position, a sale, a dismissal, a phase ended (RULINGS.md, Undo)
+    undoable=only(ev.PositionSet, ev.MercenarySold, ev.MercenaryDismissed, ev.PhaseBegan),
 )

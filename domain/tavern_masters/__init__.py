@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from domain.kernel import Game, OptionSpec
+from domain.kernel.undo import only
+from domain.tavern_masters import events as ev
 from domain.tavern_masters.bot import GreedyBot
 from domain.tavern_masters.breakdown import breakdown
 from domain.tavern_masters.commands import TMCommand
@@ -75,4 +77,8 @@ GAME: Game[State, TMCommand, TMEvent] = Game(
     bot_generations={"search": 3},
     rules_version=2,  # 2: open trading, offers written in steps (seeds/tavern-masters/RULINGS.md 22)
     upcasters={(1, "Offer"): offer_from_rules_1},
+    # what a seat may take back (Undo): a draft pick, a mulligan kept, a card played or moved, an offer
+    # still being written, being done (RULINGS.md, Undo)
+    undoable=only(ev.Picked, ev.MulliganChosen, ev.CardPlayed, ev.CardMoved, ev.GoldChanged, ev.SeatDone,
+                  ev.OfferOpened, ev.OfferCardAdded, ev.OfferGoldSet),
 )

@@ -11,6 +11,8 @@ views.py (what each seat sees), bot.py (the greedy bot). Rulings: seeds/taverna/
 from __future__ import annotations
 
 from domain.kernel import Game, OptionSpec
+from domain.kernel.undo import only
+from domain.taverna import events as ev
 from domain.taverna.bot import GreedyBot
 from domain.taverna.breakdown import breakdown
 from domain.taverna.commands import TavernaCommand
@@ -80,4 +82,10 @@ GAME: Game[State, TavernaCommand, TavernaEvent] = Game(
     # 4: "always pass" answers as entries of their own, never inside the prompt's opening (ruling 19)
     rules_version=4,
     upcasters={(1, "Passed"): passed_to_answered, (3, "Responders"): responders_answered_at_once},
+    # what a seat may take back (Undo): its deeds, picks, placements and their gains, favours and
+    # dignitaries, a spell sold face down, its own setting (RULINGS.md, Undo)
+    undoable=only(ev.DeedBought, ev.DeedPassed, ev.CustomerPicked, ev.CardChanged, ev.CustomerPlaced,
+                  ev.CustomerMoved, ev.LevelGained, ev.Gained, ev.PrivilegeClaimed, ev.GuildPlaced,
+                  ev.FavourTaken, ev.FavourUsed, ev.DignitaryActivated, ev.DignitaryMoved, ev.SpellSold,
+                  ev.AutoPassSet),
 )

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.kernel.online import Abandoned, Conceded, Reclaimed, SeatTimedOut, StreakEnded, TakenOver, VacationTaken
+from domain.kernel.undo import Undone
 from projections.narration.names import Names
 
 
@@ -27,6 +28,7 @@ SENTENCES: dict[type, Callable[[Any, Names], str]] = {
         seat=n.seat(e.seat),
     ),
     StreakEnded: lambda e, n: n._("{seat} is back and played the move themselves.", seat=n.seat(e.seat)),
+    Undone: lambda e, n: n._("{seat} took back their last move.", seat=n.seat(e.seat)),
     Abandoned: lambda e, n: n._("The match was abandoned: nobody played it any more."),
     VacationTaken: lambda e, n: n.n_(
         "{seat} ran out of time and took a vacation day: one more day for this move ({count} day taken).",

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import takewhile
 from typing import Any
 
 from projections.chain import effective_seed
+from projections.undo import own_move
 from projections.upcasting import event_decoder
 from services.commands import clocks
 from services.commands.clocks import SeatClock
@@ -33,6 +35,7 @@ class Folded:
     last_time: float = 0.0
     seed: str = ""  # what the rules draw from: the match seed with any seat entropy folded in (never shown)
     clocks: tuple[SeatClock, ...] = ()  # of a match with a clock: each seat's (services/commands/clocks.py)
+    last_move: tuple[int, int] | None = None  # the seat and event count of the log's last command, a seat's own
 
 
 class MatchLost(Exception):
@@ -87,7 +90,10 @@ class Folds:
                     timed = clocks.advance(game, match.clock, timed, state, record.envelope.time, run)
                     run = []
         last = records[-1]
-        return Folded(last.envelope.version, state, last.hash, last.envelope.time, seed, timed)
+        cause = last.envelope.command
+        entries = sum(1 for _ in takewhile(lambda r: r.envelope.command.id == cause.id, reversed(records)))
+        move = own_move(cause, entries)  # what its seat may take back (projections/undo.py)
+        return Folded(last.envelope.version, state, last.hash, last.envelope.time, seed, timed, move)
 
     def cached(self, match: Match) -> Folded | None:
         return self._cache.get(match.id)

@@ -18,6 +18,7 @@ import msgspec
 
 from domain.kernel import Command, Rng, RulesError
 from domain.kernel.online import SERVICE_COMMANDS, Reclaim, bot_seats
+from domain.kernel.undo import Undo, undo_for
 from projections.chain import Cause
 from projections.i18n import N_
 from projections.receipts import receipt
@@ -230,7 +231,9 @@ class Handler:
                         and game.result(folded.state) is None):
                     raise RulesError("seat_taken_over", "a bot plays this seat now (it left, conceded or timed "
                                      "out): send Reclaim to take it back, unless it conceded")
-                events = game.decide(folded.state, command, seat, Rng(folded.seed, folded.version))
+                # an undo takes back the log's last command: the service names its events (domain/kernel/undo.py)
+                decided = undo_for(folded.last_move, seat) if isinstance(command, Undo) else command
+                events = game.decide(folded.state, decided, seat, Rng(folded.seed, folded.version))
             except RulesError as refusal:
                 self.metrics.decide_seconds.observe(time.perf_counter() - deciding)
                 if not fresh:
@@ -241,7 +244,8 @@ class Handler:
                     return rejected
                 return decode(await self.store.remember(idem_key, encode(rejected)))
             self.metrics.decide_seconds.observe(time.perf_counter() - deciding)
-            records = seal(events, folded.version + 1, folded.last_hash, cause, self.now())
+            records = seal(events, folded.version + 1, folded.last_hash,
+                           cause if decided is command else msgspec.structs.replace(cause, command=decided), self.now())
             version = folded.version + len(records)
             shown = [seen for event in events if (seen := game.event_view(event, seat)) is not None]
             last_hash = records[-1].hash if records else folded.last_hash

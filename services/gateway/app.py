@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from domain.games import game_ids, get_game
-from domain.kernel import RulesError
+from domain.kernel import RulesError, undo
 from projections import feed
 from projections.chain import export_lines
 from projections.content import schema as content_schema
@@ -147,7 +147,9 @@ async def current_view(runtime: Runtime, match: Match, seat: int | None) -> byte
     if raw is None:
         folded = await runtime.history.load(match)
         players = await runtime.seating.of(match, folded)
-        raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players)[field(seat)]
+        undoer = undo.undoer(match.game, folded.state, folded.last_move)
+        raw = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players,
+                        undoer)[field(seat)]
     return raw
 
 

@@ -25,6 +25,7 @@ import msgspec
 from domain.games import game_ids, get_game, online_game
 from domain.kernel import Game, OptionSpec
 from domain.kernel.online import SERVICE_COMMANDS, SYSTEM_EVENTS, Concede, Leave, Reclaim
+from domain.kernel.undo import Undo
 from projections.i18n import LANGUAGES
 from projections.views import ViewEnvelope
 from services.commands.clocks import ClockOption, ClockView
@@ -116,8 +117,8 @@ def _portable(node: Any) -> Any:
 
 
 # online play's commands and events (domain/kernel/online.py): every game's, under their own names
-ONLINE = {kind.__name__ for kind in (Concede, Leave, Reclaim, *SERVICE_COMMANDS, *SYSTEM_EVENTS)}
-SENT_ONLINE = (Concede, Leave, Reclaim)  # of those, the commands a seat sends (the others are the service's)
+ONLINE = {kind.__name__ for kind in (Concede, Leave, Reclaim, Undo, *SERVICE_COMMANDS, *SYSTEM_EVENTS)}
+SENT_ONLINE = (Concede, Leave, Reclaim, Undo)  # of those, the commands a seat sends (the others are the service's)
 
 
 def _only(union: Schema, tags: set[str]) -> Schema:

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from domain.kernel import undo
 from domain.kernel.online import bot_seats
 from projections.views import all_views
 from services.commands import turns as seat_turns
@@ -286,5 +287,6 @@ class Projector:
 
     async def _views_at(self, match: Match, folded: Folded) -> ViewsAt:
         players = await self.seating.of(match, folded) if self.seating is not None else None
-        views = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players)
+        undoer = undo.undoer(match.game, folded.state, folded.last_move)
+        views = all_views(match.game, match.id, folded.state, folded.version, match.setup.seats, players, undoer)
         return ViewsAt(match.id, folded.version, views)

@@ -86,15 +86,15 @@ def with_envelope(data: bytes, version: int, **changes) -> bytes:
     return rechain(header.charter, header.seed, chain)
 
 
-def _runs(chain: list[Envelope]) -> list[list[Envelope]]:
+def runs(chain: list[Envelope]) -> list[list[Envelope]]:
     """The envelopes in runs: the opening, then each command's."""
-    runs: list[list[Envelope]] = []
+    found: list[list[Envelope]] = []
     for envelope in chain:
-        if runs and runs[-1][0].command.id == envelope.command.id:
-            runs[-1].append(envelope)
+        if found and found[-1][0].command.id == envelope.command.id:
+            found[-1].append(envelope)
         else:
-            runs.append([envelope])
-    return runs
+            found.append([envelope])
+    return found
 
 
 def with_tail(data: bytes, cut: int, tail: Callable[[Table, Cause], Iterator[tuple[int, Any]]]) -> bytes | None:
@@ -106,7 +106,7 @@ def with_tail(data: bytes, cut: int, tail: Callable[[Table, Cause], Iterator[tup
     charter = msgspec.json.decode(header.charter, type=Charter)
     game = online_game(charter.game)
     table = Table(game, Setup(charter.seats, charter.options), header.seed)  # these matches: no seat entropy
-    opening, *commands = _runs(chain)
+    opening, *commands = runs(chain)
     kept = list(opening)
     for run in commands[:cut]:
         table.submit(run[0].command.seat, msgspec.convert(run[0].command.command, game.command_type))

@@ -10,19 +10,21 @@ from domain.games import fallback_bot, get_game, make_bot
 from domain.kernel import AnyGame, Setup, Table, bot_turn
 from domain.kernel.online import TimedOut, bot_label, online
 from domain.kernel.rng import DERIVATION
+from domain.kernel.undo import Undo, undoer
 from projections.chain import CHARTER_FORMAT, Charter, charter_text, commitment, digest, export_lines
 from services.store.event_store import Cause, seal
 
 
 def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = None, bot: str = "random",
                    recorded: tuple[int, dict] | None = None, signer: Ed25519PrivateKey | None = None,
-                   timeouts: int = 0, release: AnyGame | None = None) -> bytes:
+                   timeouts: int = 0, release: AnyGame | None = None, undos: bool = False) -> bytes:
     """``recorded``: the rules version and options of a charter written before the game had some of its
     options (played as the fold reads such a charter); by default the game's version and every option.
     ``signer``: the service's key, to sign the head as the service does (unsigned without).
     ``timeouts``: every so many commands, the seat to act times out instead, as the service sends it
     (its move by the game's fallback bot); ``release``: the game as the release that played the match
-    had it (its bots and their generations), this one's by default."""
+    had it (its bots and their generations), this one's by default. ``undos``: each move its game lets a
+    seat take back is taken back once (Undo, as the service fills it in) and played again."""
     game = release or get_game(game_id)
     setup = game.setup(seats, options)
     version, charter_options = recorded or (game.rules_version, setup.options)
@@ -45,4 +47,9 @@ def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = N
         events = table.submit(seat, command)
         cause = Cause(f"c{len(records)}", seat, None, command)
         records += seal(events, len(records) + 1, records[-1].hash, cause, now=start + len(records))
+        if undos and undoer(table.game, table.state, (seat, len(events))) == seat:
+            for again in (Undo(events=len(events)), command):
+                events = table.submit(seat, again)
+                cause = Cause(f"c{len(records)}", seat, None, again)
+                records += seal(events, len(records) + 1, records[-1].hash, cause, now=start + len(records))
     return export_lines(charter, seed, [(record.body, record.hash) for record in records], signer)

@@ -1141,7 +1141,7 @@ export interface components {
          * Command
          * @description a command of the match's game (`<game>.Command`), optionally with expected_version
          */
-        Command: components["schemas"]["commands.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"];
+        Command: components["schemas"]["commands.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["Undo"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"];
         /** Concede */
         Concede: {
             /**
@@ -1922,6 +1922,28 @@ export interface components {
             version: number;
             view: components["schemas"]["ViewEnvelope"];
         };
+        /** Undo */
+        Undo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "Undo";
+            /** @description default 0 */
+            events?: number;
+            /** @description send only if the match is still at this version (else 409 stale_version); never in `legal` */
+            expected_version?: number | null;
+        };
+        /** Undone */
+        Undone: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "Undone";
+            seat: number;
+            events: number;
+        };
         /** VacationTaken */
         VacationTaken: {
             /**
@@ -2077,7 +2099,7 @@ export interface components {
             cards: string[];
         };
         /** heros-tavern.Command */
-        "heros-tavern.Command": components["schemas"]["heros-tavern.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"];
+        "heros-tavern.Command": components["schemas"]["heros-tavern.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["Undo"];
         /** heros-tavern.CreateMatch */
         "heros-tavern.CreateMatch": {
             /**
@@ -2112,7 +2134,7 @@ export interface components {
             hands: (string[] | null)[];
         };
         /** heros-tavern.Event */
-        "heros-tavern.Event": components["schemas"]["heros-tavern.Shuffled"] | components["schemas"]["heros-tavern.Dealt"] | components["schemas"]["heros-tavern.CardPicked"] | components["schemas"]["heros-tavern.PicksRevealed"] | components["schemas"]["heros-tavern.TavernsScored"] | components["schemas"]["heros-tavern.ResourcesAwarded"] | components["schemas"]["heros-tavern.CardBought"] | components["schemas"]["heros-tavern.PurchasesFinished"] | components["schemas"]["heros-tavern.CardsDiscarded"] | components["schemas"]["heros-tavern.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
+        "heros-tavern.Event": components["schemas"]["heros-tavern.Shuffled"] | components["schemas"]["heros-tavern.Dealt"] | components["schemas"]["heros-tavern.CardPicked"] | components["schemas"]["heros-tavern.PicksRevealed"] | components["schemas"]["heros-tavern.TavernsScored"] | components["schemas"]["heros-tavern.ResourcesAwarded"] | components["schemas"]["heros-tavern.CardBought"] | components["schemas"]["heros-tavern.PurchasesFinished"] | components["schemas"]["heros-tavern.CardsDiscarded"] | components["schemas"]["heros-tavern.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"] | components["schemas"]["Undone"];
         /**
          * heros-tavern.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -2183,7 +2205,7 @@ export interface components {
          * heros-tavern.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "heros-tavern.LoggedCommand": components["schemas"]["heros-tavern.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
+        "heros-tavern.LoggedCommand": components["schemas"]["heros-tavern.PickCard"] | components["schemas"]["heros-tavern.BuyCard"] | components["schemas"]["heros-tavern.FinishPurchases"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"] | components["schemas"]["Undo"];
         /** heros-tavern.MatchEnded */
         "heros-tavern.MatchEnded": {
             /**
@@ -2400,6 +2422,8 @@ export interface components {
             result: components["schemas"]["heros-tavern.Result"] | null;
             /** @default null */
             breakdown: components["schemas"]["ScoreLine"][] | null;
+            /** @default false */
+            undo: boolean;
             /** @default [] */
             players: components["schemas"]["TablePlayer"][];
         };
@@ -2492,7 +2516,7 @@ export interface components {
             overrun: boolean;
         };
         /** mercenaries.Command */
-        "mercenaries.Command": components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"];
+        "mercenaries.Command": components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["Undo"];
         /**
          * mercenaries.Contract
          * @description Morning: hire a card from hand onto the field, paying its Contract (a Leader also sacrifices).
@@ -2629,7 +2653,7 @@ export interface components {
             expected_version?: number | null;
         };
         /** mercenaries.Event */
-        "mercenaries.Event": components["schemas"]["mercenaries.StartingRoll"] | components["schemas"]["mercenaries.GameBegan"] | components["schemas"]["mercenaries.DeckShuffled"] | components["schemas"]["mercenaries.CardsDrawn"] | components["schemas"]["mercenaries.TurnBegan"] | components["schemas"]["mercenaries.IncomeTaken"] | components["schemas"]["mercenaries.Contracted"] | components["schemas"]["mercenaries.MercenarySold"] | components["schemas"]["mercenaries.PositionSet"] | components["schemas"]["mercenaries.AllInDeclared"] | components["schemas"]["mercenaries.PhaseBegan"] | components["schemas"]["mercenaries.AttackDeclared"] | components["schemas"]["mercenaries.Combat"] | components["schemas"]["mercenaries.DirectAttack"] | components["schemas"]["mercenaries.MercenariesTrashed"] | components["schemas"]["mercenaries.DiscardChoiceAwaited"] | components["schemas"]["mercenaries.WagesPaid"] | components["schemas"]["mercenaries.WagesWaived"] | components["schemas"]["mercenaries.MercenaryDismissed"] | components["schemas"]["mercenaries.GameWon"] | components["schemas"]["mercenaries.MatchWon"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
+        "mercenaries.Event": components["schemas"]["mercenaries.StartingRoll"] | components["schemas"]["mercenaries.GameBegan"] | components["schemas"]["mercenaries.DeckShuffled"] | components["schemas"]["mercenaries.CardsDrawn"] | components["schemas"]["mercenaries.TurnBegan"] | components["schemas"]["mercenaries.IncomeTaken"] | components["schemas"]["mercenaries.Contracted"] | components["schemas"]["mercenaries.MercenarySold"] | components["schemas"]["mercenaries.PositionSet"] | components["schemas"]["mercenaries.AllInDeclared"] | components["schemas"]["mercenaries.PhaseBegan"] | components["schemas"]["mercenaries.AttackDeclared"] | components["schemas"]["mercenaries.Combat"] | components["schemas"]["mercenaries.DirectAttack"] | components["schemas"]["mercenaries.MercenariesTrashed"] | components["schemas"]["mercenaries.DiscardChoiceAwaited"] | components["schemas"]["mercenaries.WagesPaid"] | components["schemas"]["mercenaries.WagesWaived"] | components["schemas"]["mercenaries.MercenaryDismissed"] | components["schemas"]["mercenaries.GameWon"] | components["schemas"]["mercenaries.MatchWon"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"] | components["schemas"]["Undone"];
         /**
          * mercenaries.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -2777,7 +2801,7 @@ export interface components {
          * mercenaries.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "mercenaries.LoggedCommand": components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
+        "mercenaries.LoggedCommand": components["schemas"]["mercenaries.Contract"] | components["schemas"]["mercenaries.SellMercenary"] | components["schemas"]["mercenaries.SetPosition"] | components["schemas"]["mercenaries.GoAllIn"] | components["schemas"]["mercenaries.EndPhase"] | components["schemas"]["mercenaries.DeclareAttack"] | components["schemas"]["mercenaries.ChooseDiscard"] | components["schemas"]["mercenaries.DismissMercenary"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"] | components["schemas"]["Undo"];
         /** mercenaries.MatchWon */
         "mercenaries.MatchWon": {
             /**
@@ -3013,6 +3037,8 @@ export interface components {
             result: components["schemas"]["mercenaries.Result"] | null;
             /** @default null */
             breakdown: components["schemas"]["ScoreLine"][] | null;
+            /** @default false */
+            undo: boolean;
             /** @default [] */
             players: components["schemas"]["TablePlayer"][];
         };
@@ -3122,7 +3148,7 @@ export interface components {
             paid: number;
         };
         /** tavern-masters.Command */
-        "tavern-masters.Command": components["schemas"]["tavern-masters.PickCard"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"];
+        "tavern-masters.Command": components["schemas"]["tavern-masters.PickCard"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["Undo"];
         /** tavern-masters.CreateMatch */
         "tavern-masters.CreateMatch": {
             /**
@@ -3227,7 +3253,7 @@ export interface components {
             passed: boolean;
         };
         /** tavern-masters.Event */
-        "tavern-masters.Event": components["schemas"]["tavern-masters.MatchSetUp"] | components["schemas"]["tavern-masters.Dealt"] | components["schemas"]["tavern-masters.Reshuffled"] | components["schemas"]["tavern-masters.Picked"] | components["schemas"]["tavern-masters.DraftStep"] | components["schemas"]["tavern-masters.MulliganChosen"] | components["schemas"]["tavern-masters.CardMoved"] | components["schemas"]["tavern-masters.RoundBegan"] | components["schemas"]["tavern-masters.PhaseBegan"] | components["schemas"]["tavern-masters.CardPlayed"] | components["schemas"]["tavern-masters.SeatDone"] | components["schemas"]["tavern-masters.OfferOpened"] | components["schemas"]["tavern-masters.OfferCardAdded"] | components["schemas"]["tavern-masters.OfferGoldSet"] | components["schemas"]["tavern-masters.Offer"] | components["schemas"]["tavern-masters.OfferWithdrawn"] | components["schemas"]["tavern-masters.OfferAnswered"] | components["schemas"]["tavern-masters.GoldChanged"] | components["schemas"]["tavern-masters.IncomeCounted"] | components["schemas"]["tavern-masters.TurnBegan"] | components["schemas"]["tavern-masters.DeedDeclared"] | components["schemas"]["tavern-masters.DeedAnswered"] | components["schemas"]["tavern-masters.TieRound"] | components["schemas"]["tavern-masters.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
+        "tavern-masters.Event": components["schemas"]["tavern-masters.MatchSetUp"] | components["schemas"]["tavern-masters.Dealt"] | components["schemas"]["tavern-masters.Reshuffled"] | components["schemas"]["tavern-masters.Picked"] | components["schemas"]["tavern-masters.DraftStep"] | components["schemas"]["tavern-masters.MulliganChosen"] | components["schemas"]["tavern-masters.CardMoved"] | components["schemas"]["tavern-masters.RoundBegan"] | components["schemas"]["tavern-masters.PhaseBegan"] | components["schemas"]["tavern-masters.CardPlayed"] | components["schemas"]["tavern-masters.SeatDone"] | components["schemas"]["tavern-masters.OfferOpened"] | components["schemas"]["tavern-masters.OfferCardAdded"] | components["schemas"]["tavern-masters.OfferGoldSet"] | components["schemas"]["tavern-masters.Offer"] | components["schemas"]["tavern-masters.OfferWithdrawn"] | components["schemas"]["tavern-masters.OfferAnswered"] | components["schemas"]["tavern-masters.GoldChanged"] | components["schemas"]["tavern-masters.IncomeCounted"] | components["schemas"]["tavern-masters.TurnBegan"] | components["schemas"]["tavern-masters.DeedDeclared"] | components["schemas"]["tavern-masters.DeedAnswered"] | components["schemas"]["tavern-masters.TieRound"] | components["schemas"]["tavern-masters.MatchEnded"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"] | components["schemas"]["Undone"];
         /**
          * tavern-masters.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -3317,7 +3343,7 @@ export interface components {
          * tavern-masters.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "tavern-masters.LoggedCommand": components["schemas"]["tavern-masters.PickCard"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
+        "tavern-masters.LoggedCommand": components["schemas"]["tavern-masters.PickCard"] | components["schemas"]["tavern-masters.Mulligan"] | components["schemas"]["tavern-masters.KeepHand"] | components["schemas"]["tavern-masters.PlayCard"] | components["schemas"]["tavern-masters.PlayPatron"] | components["schemas"]["tavern-masters.OpenOffer"] | components["schemas"]["tavern-masters.AddToOffer"] | components["schemas"]["tavern-masters.SetOfferGold"] | components["schemas"]["tavern-masters.MakeOffer"] | components["schemas"]["tavern-masters.WithdrawOffer"] | components["schemas"]["tavern-masters.AnswerOffer"] | components["schemas"]["tavern-masters.PlayDeed"] | components["schemas"]["tavern-masters.AnswerDeed"] | components["schemas"]["tavern-masters.DiscardCard"] | components["schemas"]["tavern-masters.Done"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"] | components["schemas"]["Undo"];
         /**
          * tavern-masters.MakeOffer
          * @description Send the offer you have written: the other seat may now accept or decline it.
@@ -3770,6 +3796,8 @@ export interface components {
             result: components["schemas"]["tavern-masters.Result"] | null;
             /** @default null */
             breakdown: components["schemas"]["ScoreLine"][] | null;
+            /** @default false */
+            undo: boolean;
             /** @default [] */
             players: components["schemas"]["TablePlayer"][];
         };
@@ -3934,7 +3962,7 @@ export interface components {
             expected_version?: number | null;
         };
         /** taverna.Command */
-        "taverna.Command": components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"];
+        "taverna.Command": components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["Undo"];
         /** taverna.CreateMatch */
         "taverna.CreateMatch": {
             /**
@@ -4111,7 +4139,7 @@ export interface components {
             expected_version?: number | null;
         };
         /** taverna.Event */
-        "taverna.Event": components["schemas"]["taverna.Shuffled"] | components["schemas"]["taverna.DignitariesPlaced"] | components["schemas"]["taverna.FavoursRevealed"] | components["schemas"]["taverna.CustomersRevealed"] | components["schemas"]["taverna.SpellDrawn"] | components["schemas"]["taverna.CurseDrawn"] | components["schemas"]["taverna.PeopleChosen"] | components["schemas"]["taverna.DeedRoundsBegan"] | components["schemas"]["taverna.DeedBought"] | components["schemas"]["taverna.DeedPassed"] | components["schemas"]["taverna.CustomerPicked"] | components["schemas"]["taverna.CardChanged"] | components["schemas"]["taverna.CustomerPlaced"] | components["schemas"]["taverna.CustomerMoved"] | components["schemas"]["taverna.LevelGained"] | components["schemas"]["taverna.Gained"] | components["schemas"]["taverna.PrivilegeClaimed"] | components["schemas"]["taverna.GuildPlaced"] | components["schemas"]["taverna.FavourTaken"] | components["schemas"]["taverna.FavourUsed"] | components["schemas"]["taverna.DignitaryActivated"] | components["schemas"]["taverna.DignitaryMoved"] | components["schemas"]["taverna.SpellCast"] | components["schemas"]["taverna.SpellSold"] | components["schemas"]["taverna.ExtraSpell"] | components["schemas"]["taverna.Responders"] | components["schemas"]["taverna.FavourWindow"] | components["schemas"]["taverna.WindowPassed"] | components["schemas"]["taverna.Answered"] | components["schemas"]["taverna.AutoPassSet"] | components["schemas"]["taverna.TurnEnded"] | components["schemas"]["taverna.Exchanged"] | components["schemas"]["taverna.RoyalOrder"] | components["schemas"]["taverna.ScoringChosen"] | components["schemas"]["taverna.PeopleScored"] | components["schemas"]["taverna.GameOver"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"];
+        "taverna.Event": components["schemas"]["taverna.Shuffled"] | components["schemas"]["taverna.DignitariesPlaced"] | components["schemas"]["taverna.FavoursRevealed"] | components["schemas"]["taverna.CustomersRevealed"] | components["schemas"]["taverna.SpellDrawn"] | components["schemas"]["taverna.CurseDrawn"] | components["schemas"]["taverna.PeopleChosen"] | components["schemas"]["taverna.DeedRoundsBegan"] | components["schemas"]["taverna.DeedBought"] | components["schemas"]["taverna.DeedPassed"] | components["schemas"]["taverna.CustomerPicked"] | components["schemas"]["taverna.CardChanged"] | components["schemas"]["taverna.CustomerPlaced"] | components["schemas"]["taverna.CustomerMoved"] | components["schemas"]["taverna.LevelGained"] | components["schemas"]["taverna.Gained"] | components["schemas"]["taverna.PrivilegeClaimed"] | components["schemas"]["taverna.GuildPlaced"] | components["schemas"]["taverna.FavourTaken"] | components["schemas"]["taverna.FavourUsed"] | components["schemas"]["taverna.DignitaryActivated"] | components["schemas"]["taverna.DignitaryMoved"] | components["schemas"]["taverna.SpellCast"] | components["schemas"]["taverna.SpellSold"] | components["schemas"]["taverna.ExtraSpell"] | components["schemas"]["taverna.Responders"] | components["schemas"]["taverna.FavourWindow"] | components["schemas"]["taverna.WindowPassed"] | components["schemas"]["taverna.Answered"] | components["schemas"]["taverna.AutoPassSet"] | components["schemas"]["taverna.TurnEnded"] | components["schemas"]["taverna.Exchanged"] | components["schemas"]["taverna.RoyalOrder"] | components["schemas"]["taverna.ScoringChosen"] | components["schemas"]["taverna.PeopleScored"] | components["schemas"]["taverna.GameOver"] | components["schemas"]["Conceded"] | components["schemas"]["TakenOver"] | components["schemas"]["Reclaimed"] | components["schemas"]["SeatTimedOut"] | components["schemas"]["StreakEnded"] | components["schemas"]["Abandoned"] | components["schemas"]["VacationTaken"] | components["schemas"]["Undone"];
         /**
          * taverna.EventCause
          * @description the command behind the event: while the match runs only its id, seat and (to its own seat) idempotency key; once finished the whole cause as recorded (None for the opening events)
@@ -4290,7 +4318,7 @@ export interface components {
          * taverna.LoggedCommand
          * @description a command as the log records it: a seat's, or the service's own (TimedOut, Abandon)
          */
-        "taverna.LoggedCommand": components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"];
+        "taverna.LoggedCommand": components["schemas"]["taverna.ChoosePeople"] | components["schemas"]["taverna.BuyDeed"] | components["schemas"]["taverna.PassDeed"] | components["schemas"]["taverna.PickCustomer"] | components["schemas"]["taverna.PlaceCustomer"] | components["schemas"]["taverna.ActivateDignitary"] | components["schemas"]["taverna.CastSpell"] | components["schemas"]["taverna.SellSpell"] | components["schemas"]["taverna.UseFavour"] | components["schemas"]["taverna.Pass"] | components["schemas"]["taverna.SetAutoPass"] | components["schemas"]["taverna.EndTurn"] | components["schemas"]["taverna.ChooseScoring"] | components["schemas"]["Concede"] | components["schemas"]["Leave"] | components["schemas"]["Reclaim"] | components["schemas"]["TimedOut"] | components["schemas"]["Abandon"] | components["schemas"]["TakeVacation"] | components["schemas"]["Undo"];
         /**
          * taverna.Options
          * @description Taverna's match options: each left out takes its default
@@ -4688,6 +4716,8 @@ export interface components {
             result: components["schemas"]["taverna.Result"] | null;
             /** @default null */
             breakdown: components["schemas"]["ScoreLine"][] | null;
+            /** @default false */
+            undo: boolean;
             /** @default [] */
             players: components["schemas"]["TablePlayer"][];
         };

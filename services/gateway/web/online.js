@@ -369,7 +369,8 @@ export function playersBar(env) {
     p.clock?.deadline ? clock(p.clock.deadline, p.clock.bank_s) : p.clock ? h("span.clock.idle", {}, _("bank {time}", { time: duration(Math.round(p.clock.bank_s)) })) : null)));
 }
 
-// Concede (after a confirmation: it cannot be taken back) while playing, "Take back my seat" while
+// Concede (after a confirmation: it cannot be taken back) and Undo (when the envelope offers it) while
+// playing, "Take back my seat" while
 // a bot plays it for its player, Start while waiting (the host), Rematch at the end; the invite link.
 export function actions(id, env, token, record, remember, showError, offered = null) {
   const out = [];
@@ -382,6 +383,10 @@ export function actions(id, env, token, record, remember, showError, offered = n
         : _("Concede? A bot plays your seat to the end and you rank last. This cannot be undone.");
       if (window.confirm(warning)) send("Concede");
     } }, _("Concede")));
+  }
+  if (env.status === "active" && env.undo) {  // the rules let this seat take back its last move
+    out.push(h("button#undo", { title: _("Take back your last move: nothing was drawn or revealed since"),
+      onclick: () => send("Undo") }, _("Undo")));
   }
   if (env.status === "active" && mine?.taken && mine.taken !== "conceded") {
     out.push(h("p#taken-over.hint", {}, mine.taken === "left" ? _("You left: a bot plays your seat.")

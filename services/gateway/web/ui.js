@@ -44,6 +44,7 @@ const COMMANDS = {
   ActivateDignitary: N_("Activate a dignitary"), CastSpell: N_("Cast"), SellSpell: N_("Sell the spell"),
   UseFavour: N_("Use a royal favour"), Pass: N_("Pass"), SetAutoPass: N_("Pass automatically"), EndTurn: N_("End the turn"),
   ChooseScoring: N_("Choose a royal scoring"), Concede: N_("Concede"), Reclaim: N_("Take back my seat"),
+  Undo: N_("Undo"),
 };
 const FIELDS = {
   accept: N_("accept"), always: N_("always"), attackers: N_("attackers"), cancel: N_("cancel"), dignitary: N_("dignitary"),

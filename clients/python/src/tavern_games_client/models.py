@@ -67,6 +67,7 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     legal: list[JSON]
     result: JSON | None
     breakdown: list[ScoreLine] | None = None  # once finished: the scores by category, adding up to each score
+    undo: bool = False  # this seat may send {"type": "Undo"}: take back its last move
     players: list[TablePlayer] = []
 
     @property
