@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -19,6 +20,13 @@ def seat_tokens(page) -> set[str]:
 
 def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browser, page, server):
     register(page, "Ann")
+    # a host may cancel its waiting match: it leaves the lobby's list
+    host_online(page, "mercenaries", seats=2, clock=0)
+    cancelled = urlsplit(page.url).fragment.split("/")[2].split("?")[0]
+    assert page.locator("#leave-table").inner_text() == "Cancel the match"
+    page.click("#leave-table")
+    page.locator("#open-matches li.none, #open-matches li.open-match").first.wait_for()
+    assert page.locator(f"#open-matches li[data-match='{cancelled}']").count() == 0
     # each game's own seat range and options: Hero's Tavern seats 3 to 5 (2 was its refused default)
     page.select_option("#online-game", "heros-tavern")
     assert (page.get_attribute("#online-seats", "min"), page.input_value("#online-seats")) == ("3", "3")
@@ -91,6 +99,10 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
             lines = seen.locator("#result .standings li").all_inner_texts()
             assert lines == ["Ann — wins: the others conceded", "Ben (conceded)"], lines
         assert ben.locator(".who").inner_text() == "You are Ben (conceded)"
+        for seen in (page, ben):  # the log names the players, the concession too, never "Player N"
+            seen.locator("#log li", has_text="Ben conceded").wait_for()  # the log follows the view
+            log = seen.locator("#log li").all_inner_texts()
+            assert not any("Player " in line for line in log), log
         assert page.locator("#rematch").is_visible()
         assert not seat_tokens(ben) & seat_tokens(page) and seat_tokens(ben) and seat_tokens(page)
         assert not any(token in page.content() for token in seat_tokens(ben))
@@ -102,6 +114,9 @@ def test_two_browsers_meet_in_the_lobby_play_with_clocks_and_one_concedes(browse
         assert errors == []
     finally:
         other.close()
+    page.goto(server + "/#/leaderboard/mercenaries")  # the rated match counted for both
+    page.locator("#leaderboard tbody tr").nth(1).wait_for()
+    assert sorted(page.locator("#leaderboard tbody a.player-link").all_inner_texts()) == ["Ann", "Ben"]
 
 
 def test_a_person_challenges_a_bot_from_the_lobby_and_sees_it_flagged(page, server):

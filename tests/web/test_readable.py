@@ -110,6 +110,7 @@ def test_a_table_a_person_can_read(page, browser, server, shots, game):
         if own.count() and others.count():
             assert own.bounding_box()["y"] < others.bounding_box()["y"], "the player's own side is not first"
         check_no_internal_id(small)
+        assert_accessible(small)  # each table at a phone's width too
         small.screenshot(path=str(shots / f"{game}-390x844.png"))
     finally:
         phone.close()
