@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.kernel import undo
 from projections.views import envelope
 from services.commands.matches import Match
 from services.gateway.hub import Hub
@@ -21,5 +22,7 @@ async def at(runtime: Runtime, hub: Hub, match: Match, seat: int, version: int) 
     if folded is None:
         return None
     players = await runtime.seating.of(match, folded)
-    raw = msgspec.json.encode(envelope(match.game, match.id, folded.state, version, seat, players=players))
+    undoer = undo.undoer(match.game, folded.state, folded.last_move)  # as the projector writes it
+    raw = msgspec.json.encode(envelope(match.game, match.id, folded.state, version, seat, players=players,
+                                       undoer=undoer))
     return hub.overlay(match.id, raw)  # who is connected, as this gateway's streams know it
