@@ -169,8 +169,8 @@ async def test_the_same_idempotency_key_has_one_effect_and_the_same_answer(api):
 async def test_view_envelope_for_a_seat_and_a_spectator(api):
     created = await create(api)
     seat = await view(api, created, seat_token(created, 1))
-    assert set(seat) == {"match_id", "game", "version", "seat", "status", "view", "legal", "result", "breakdown", "undo",
-                         "players"}
+    assert set(seat) == {"match_id", "game", "version", "seat", "status", "view", "legal", "result", "breakdown",
+                         "undo", "players"}
     assert seat["breakdown"] is None  # scored only once finished
     assert (seat["match_id"], seat["game"], seat["seat"], seat["status"]) == (
         created["match_id"],
