@@ -34,11 +34,16 @@ class History:
 
     async def current(self, match: Match) -> Match:
         """The match as it is now: archived if its log has left Redis since ``match`` was read (woken,
-        if it was asleep)."""
+        if it was asleep); MatchLost if Redis lost it (a request that began before a restart was
+        noticed: the caches dropped meanwhile, a fold read afresh would be an empty log's)."""
         if match.archived or await self.store.holds(match.id):
             return match
         self.matches.forget(match.id)
-        return await self.matches.get(match.id) or match
+        now = await self.matches.get(match.id)
+        if now is None:  # its meta gone too, and not archived: lost (Redis restarted without it)
+            self.matches.lost_once(match.id)  # said now, by this 410: whoever asks next hears 404
+            raise MatchLost(match.id)
+        return now
 
     async def _again(self, match: Match) -> tuple[Match, bool]:
         """After a read found nothing of the match's log: the match as it is now, and whether its log

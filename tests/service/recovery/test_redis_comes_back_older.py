@@ -21,9 +21,11 @@ import uvicorn
 import websockets
 from starlette.applications import Starlette
 
+from services.commands.folds import MatchLost
 from services.gateway.app import create_app
 from services.ops.limits import Limits
 from services.ops.settings import Settings
+from services.runtime import REDIS_DOWN
 from services.store import keys
 from tests.service.client import bearer, create, seat_token, sse_frames
 from tests.service.conftest import free_port
@@ -155,6 +157,44 @@ async def test_a_lost_match_is_answered_410_first_then_404(tmp_path, noticed_fir
                     answer = await answered_once(api, method, path, token, body)
                     statuses.append((answer.status_code, answer.json()["error"]["code"]))
                 assert statuses == [(410, "match_lost"), (404, "no_such_match")], (n, statuses)
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+async def test_a_request_begun_before_a_restart_was_noticed_is_answered_410(tmp_path):
+    """A request that read the match's meta before Redis restarted empty, and finds the caches
+    dropped by the time it reads the log (the sweeper noticed the restart meanwhile), is answered
+    410 as well, not served the empty log a fold read afresh would give (CI once saw 200)."""
+    port = free_port()
+    server = redis_on(port, tmp_path)
+    app = app_on(port)
+    try:
+        async with app.router.lifespan_context(app), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://tavern"
+        ) as api:
+            created = await create(api, seats=3)
+            await seen_by(api, created, 2)  # its meta and fold cached here
+            runtime = app.state.runtime
+            match = await runtime.matches.get(created["match_id"])  # as the request's authorization read it
+            server.kill()
+            server.wait(10)
+            server = redis_on(port, tmp_path)  # the same address, nothing of before
+            runtime.forget_all()  # the restart noticed while the request was under way
+            deadline = asyncio.get_running_loop().time() + 15
+            while True:  # a first call may meet a link the restart closed (a 503 through the API)
+                try:
+                    await runtime.history.current(match)
+                except REDIS_DOWN:
+                    assert asyncio.get_running_loop().time() < deadline, "Redis never came back"
+                    await asyncio.sleep(0.1)
+                    continue
+                except MatchLost:
+                    break
+                raise AssertionError("a match Redis lost was taken as still there")
+            answer = await answered_once(api, "GET", f"/v1/matches/{created['match_id']}/events",
+                                         created["spectator_token"], None)
+            assert (answer.status_code, answer.json()["error"]["code"]) == (404, "no_such_match")  # said once
     finally:
         server.kill()
         server.wait(10)
