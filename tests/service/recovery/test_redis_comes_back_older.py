@@ -12,6 +12,7 @@ import itertools
 import json
 import random
 import uuid
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
@@ -117,87 +118,88 @@ async def test_views_follow_a_log_that_came_back_older(tmp_path):
         server.wait(10)
 
 
+@contextlib.asynccontextmanager
+async def gateway_restarting_empty(tmp_path) -> AsyncIterator[tuple[Starlette, httpx.AsyncClient, Callable[[], int]]]:
+    """A gateway on a redis-server of its own, and a call that restarts that server empty at the same
+    address (returning its port)."""
+    port = free_port()
+    servers = [redis_on(port, tmp_path)]
+    app = app_on(port)
+
+    def restart() -> int:
+        servers[-1].kill()
+        servers[-1].wait(10)
+        servers.append(redis_on(port, tmp_path))  # the same address, nothing of before
+        return port
+
+    try:
+        async with app.router.lifespan_context(app), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://tavern"
+        ) as api:
+            yield app, api, restart
+    finally:
+        servers[-1].kill()
+        servers[-1].wait(10)
+
+
 @pytest.mark.parametrize("noticed_first", [True, False])
 async def test_a_lost_match_is_answered_410_first_then_404(tmp_path, noticed_first):
     """Redis restarts empty: each match a gateway knew is answered 410 ``match_lost`` at the first
     request after (a view, a command, the spectator's events), then 404, whether the gateway's own
     notice of the restart (its sweeper reads Redis's run id, and drops its caches) came first or a
     request did (its cached fold, or its command's append, finds the match gone)."""
-    port = free_port()
-    server = redis_on(port, tmp_path)
-    app = app_on(port)
-    try:
-        async with app.router.lifespan_context(app), httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://tavern"
-        ) as api:
-            made = [await create(api, seats=3) for _ in range(24)]
-            legal = {}
-            for created in made:  # the gateway knows each: its meta and its fold cached
-                legal[created["match_id"]] = (await seen_by(api, created, 2))["legal"][0]
-            upkeep, deadline = app.state.runtime.upkeep, asyncio.get_running_loop().time() + 20
-            while upkeep.run_id is None:  # the sweeper has read Redis's run id once
-                assert asyncio.get_running_loop().time() < deadline, "the sweeper never ran"
-                await asyncio.sleep(0.1)
-            server.kill()
-            server.wait(10)
-            server = redis_on(port, tmp_path)  # the same address, nothing of before
-            run_id = redis.Redis(port=port).info("server")["run_id"]
-            while noticed_first and upkeep.run_id != run_id:  # the sweeper noticed first: caches dropped
-                assert asyncio.get_running_loop().time() < deadline, "the restart went unnoticed"
-                await asyncio.sleep(0.1)
-            asks = [
-                lambda c: ("GET", f"/v1/matches/{c['match_id']}/view", seat_token(c, 1), None),
-                lambda c: ("POST", f"/v1/matches/{c['match_id']}/commands", seat_token(c, 2), legal[c["match_id"]]),
-                lambda c: ("GET", f"/v1/matches/{c['match_id']}/events", c["spectator_token"], None),
-            ]
-            for n, created in enumerate(made):
-                statuses = []
-                for _ in range(2):
-                    method, path, token, body = asks[n % len(asks)](created)
-                    answer = await answered_once(api, method, path, token, body)
-                    statuses.append((answer.status_code, answer.json()["error"]["code"]))
-                assert statuses == [(410, "match_lost"), (404, "no_such_match")], (n, statuses)
-    finally:
-        server.kill()
-        server.wait(10)
+    async with gateway_restarting_empty(tmp_path) as (app, api, restart):
+        made = [await create(api, seats=3) for _ in range(24)]
+        legal = {}
+        for created in made:  # the gateway knows each: its meta and its fold cached
+            legal[created["match_id"]] = (await seen_by(api, created, 2))["legal"][0]
+        upkeep, deadline = app.state.runtime.upkeep, asyncio.get_running_loop().time() + 20
+        while upkeep.run_id is None:  # the sweeper has read Redis's run id once
+            assert asyncio.get_running_loop().time() < deadline, "the sweeper never ran"
+            await asyncio.sleep(0.1)
+        run_id = redis.Redis(port=restart()).info("server")["run_id"]
+        while noticed_first and upkeep.run_id != run_id:  # the sweeper noticed first: caches dropped
+            assert asyncio.get_running_loop().time() < deadline, "the restart went unnoticed"
+            await asyncio.sleep(0.1)
+        asks = [
+            lambda c: ("GET", f"/v1/matches/{c['match_id']}/view", seat_token(c, 1), None),
+            lambda c: ("POST", f"/v1/matches/{c['match_id']}/commands", seat_token(c, 2), legal[c["match_id"]]),
+            lambda c: ("GET", f"/v1/matches/{c['match_id']}/events", c["spectator_token"], None),
+        ]
+        for n, created in enumerate(made):
+            statuses = []
+            for _ in range(2):
+                method, path, token, body = asks[n % len(asks)](created)
+                answer = await answered_once(api, method, path, token, body)
+                statuses.append((answer.status_code, answer.json()["error"]["code"]))
+            assert statuses == [(410, "match_lost"), (404, "no_such_match")], (n, statuses)
 
 
 async def test_a_request_begun_before_a_restart_was_noticed_is_answered_410(tmp_path):
     """A request that read the match's meta before Redis restarted empty, and finds the caches
     dropped by the time it reads the log (the sweeper noticed the restart meanwhile), is answered
     410 as well, not served the empty log a fold read afresh would give (CI once saw 200)."""
-    port = free_port()
-    server = redis_on(port, tmp_path)
-    app = app_on(port)
-    try:
-        async with app.router.lifespan_context(app), httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://tavern"
-        ) as api:
-            created = await create(api, seats=3)
-            await seen_by(api, created, 2)  # its meta and fold cached here
-            runtime = app.state.runtime
-            match = await runtime.matches.get(created["match_id"])  # as the request's authorization read it
-            server.kill()
-            server.wait(10)
-            server = redis_on(port, tmp_path)  # the same address, nothing of before
-            runtime.forget_all()  # the restart noticed while the request was under way
-            deadline = asyncio.get_running_loop().time() + 15
-            while True:  # a first call may meet a link the restart closed (a 503 through the API)
-                try:
-                    await runtime.history.current(match)
-                except REDIS_DOWN:
-                    assert asyncio.get_running_loop().time() < deadline, "Redis never came back"
-                    await asyncio.sleep(0.1)
-                    continue
-                except MatchLost:
-                    break
-                raise AssertionError("a match Redis lost was taken as still there")
-            answer = await answered_once(api, "GET", f"/v1/matches/{created['match_id']}/events",
-                                         created["spectator_token"], None)
-            assert (answer.status_code, answer.json()["error"]["code"]) == (404, "no_such_match")  # said once
-    finally:
-        server.kill()
-        server.wait(10)
+    async with gateway_restarting_empty(tmp_path) as (app, api, restart):
+        created = await create(api, seats=3)
+        await seen_by(api, created, 2)  # its meta and fold cached here
+        runtime = app.state.runtime
+        match = await runtime.matches.get(created["match_id"])  # as the request's authorization read it
+        restart()
+        runtime.forget_all()  # the restart noticed while the request was under way
+        deadline = asyncio.get_running_loop().time() + 15
+        while True:  # a first call may meet a link the restart closed (a 503 through the API)
+            try:
+                await runtime.history.current(match)
+            except REDIS_DOWN:
+                assert asyncio.get_running_loop().time() < deadline, "Redis never came back"
+                await asyncio.sleep(0.1)
+                continue
+            except MatchLost:
+                break
+            raise AssertionError("a match Redis lost was taken as still there")
+        answer = await answered_once(api, "GET", f"/v1/matches/{created['match_id']}/events",
+                                     created["spectator_token"], None)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (404, "no_such_match")  # said once
 
 
 async def answered_once(api: httpx.AsyncClient, method: str, url: str, token: str, body: dict | None) -> Any:
