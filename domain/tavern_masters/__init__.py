@@ -73,8 +73,9 @@ GAME: Game[State, TMCommand, TMEvent] = Game(
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options),
           "planner": lambda options: PlannerBot()},
     # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts,
-    # 3: its playouts scored by the planner's projection, with twice the budget (RULINGS.md 46)
-    bot_generations={"search": 3},
+    # 3: its playouts scored by the planner's projection, with twice the budget; 4: at 2 seats it deals the
+    # rival the draft cards the seat passed it (RULINGS.md 46)
+    bot_generations={"search": 4},
     rules_version=2,  # 2: open trading, offers written in steps (seeds/tavern-masters/RULINGS.md 22)
     upcasters={(1, "Offer"): offer_from_rules_1},
     # what a seat may take back (Undo): a draft pick, a mulligan kept, a card played or moved, an offer

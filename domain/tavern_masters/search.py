@@ -6,7 +6,7 @@ greedy bot playing on, and where a playout stops scored by the planner's model o
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from msgspec.structs import replace
 
@@ -45,6 +45,40 @@ def _filled(offer: Offer, fill: dict[int, list[str]]) -> Offer:
     return replace(offer, give_hand=tuple(give), take_hand=tuple(take))
 
 
+class Rival(NamedTuple):
+    """What a seat at 2 seats knows of its rival's cards in the draft and the mulligan, from the packets
+    it passed (``seen.passed``): the rival's picks from them, its packet, and the cards of its last packet
+    that went to the Tavern discard (under the face-up top)."""
+
+    hand: list[str]
+    packet: list[str]
+    discarded: list[str]
+
+
+def rival_cards(seen: TMView, rng: Rng) -> Rival | None:
+    """The rival's known cards (None when there is nothing to know). A passed card that did not come
+    back to this seat (in its hand, its packet, or a packet it passed later) is the rival's: one pick
+    from each packet before the last; the last packet is the rival's packet (less the card it kept at
+    this step, if it has: one of them at random); once the draft is over the rival kept one of the
+    last packet's cards still unseen (at random) and the rest lie under the Tavern discard's top."""
+    if seen.seat is None or len(seen.players) != 2 or not seen.passed or seen.phase not in ("draft", "mulligan"):
+        return None
+    back = {*seen.hand, *seen.packet}
+    kept: list[list[str]] = []
+    for index, packet in enumerate(seen.passed):
+        later = {c for p in seen.passed[index + 1 :] for c in p}
+        kept.append([c for c in packet if c not in back and c not in later])
+    *picks, last = kept
+    hand = [c for cards in picks for c in cards]
+    if seen.phase == "draft":
+        if 1 - seen.seat in seen.to_act:  # the rival has not kept a card of it yet
+            return Rival(hand, last, [])
+        pick = rng.below(len(last))
+        return Rival([*hand, last[pick]], [*last[:pick], *last[pick + 1 :]], [])
+    unseen = rng.shuffle([c for c in last if c not in seen.discard_tops.values()])
+    return Rival([*hand, *unseen[:1]], [], unseen[1:])
+
+
 def sample(seen: TMView, rng: Rng, options: Mapping[str, Any]) -> State:
     """A state this view could come from: the cards it does not show dealt at random, each deck's
     into that deck, its discard pile (under the face-up top) and the other seats' hands and packets.
@@ -55,6 +89,7 @@ def sample(seen: TMView, rng: Rng, options: Mapping[str, Any]) -> State:
     hand card of an offer between two other seats is one drawn into that seat's hand; one of an offer
     to or from this seat has left the hand it was shown in (the offer can no longer be accepted) and
     stays "", a card in no seat's zone, which keeps that offer failing as it does.
+    At 2 seats, in the draft and the mulligan, the rival holds what ``rival_cards`` says it does.
     The draft step is read off the viewer's own packet; a mulligan already chosen is taken as kept;
     the cards seen in a Tavern this round as those in it now. The match's options rule it."""
     seats, own = len(seen.players), seen.seat
@@ -62,31 +97,39 @@ def sample(seen: TMView, rng: Rng, options: Mapping[str, Any]) -> State:
     draft = seen.phase == "draft"
     step = DRAFT_PACKET - len(seen.packet) - (own not in seen.to_act) if draft and seats > 1 else 0
     held = {s: [c for c, owner in seen.shown if owner == s] for s in range(seats)}
-    visible = {*seen.hand, *seen.packet, *seen.removed, *seen.discard_tops.values(),
+    rival = rival_cards(seen, rng)
+    known = {*rival.hand, *rival.packet} if rival else set()
+    visible = {*seen.hand, *seen.packet, *seen.removed, *seen.discard_tops.values(), *known,
                *(c for p in seen.players for c in p.tavern), *(c for cards in held.values() for c in cards)}
     buried = {c for o in _trades(seen) for c in (*o.give_hand, *o.take_hand) if c and c not in visible}
+    buried.update(rival.discarded if rival else ())
     decks, discards, loose = {}, {}, []  # loose: the unseen cards in other seats' hands and packets
     for deck, count in seen.deck_counts.items():
-        known = [c for c in deck_cards(deck, seen.dirty_deeds, seen.card_list) if c in buried]
+        under_top = [c for c in deck_cards(deck, seen.dirty_deeds, seen.card_list) if c in buried]
         pool = rng.shuffle([c for c in deck_cards(deck, seen.dirty_deeds, seen.card_list)
                             if c not in visible and c not in buried])
         top = seen.discard_tops.get(deck, "")
-        under = max(seen.discard_counts.get(deck, 0) - bool(top) - len(known), 0)
+        under = max(seen.discard_counts.get(deck, 0) - bool(top) - len(under_top), 0)
         decks[deck] = tuple(pool[:count])
-        discards[deck] = (*known, *pool[count : count + under], *([top] if top else []))
+        discards[deck] = (*under_top, *pool[count : count + under], *([top] if top else []))
         loose += pool[count + under :]
     loose = rng.shuffle(loose)
     players, drawn = [], {}  # drawn: per other seat, the cards dealt to its hand
     for seat, p in enumerate(seen.players):
-        hand, packet = seen.hand, seen.packet
+        hand, packet, passed = seen.hand, seen.packet, seen.passed
         if seat != own:
-            count = max(p.hand_count - len(held[seat]), 0)
+            known_hand = rival.hand if rival else []
+            count = max(p.hand_count - len(held[seat]) - len(known_hand), 0)
             drawn[seat], loose = list(loose[:count]), loose[count:]
-            hand = (*held[seat], *drawn[seat])
+            hand = (*held[seat], *known_hand, *drawn[seat])
             size = DRAFT_PACKET - step - (seat not in seen.to_act) if draft and seats > 1 else 0
-            packet, loose = tuple(loose[:size]), loose[size:]
+            if rival and draft:
+                packet = tuple(rival.packet)
+            else:
+                packet, loose = tuple(loose[:size]), loose[size:]
+            passed = ()  # what the rival remembers is not this seat's to know
         players.append(Player(
-            gold=p.gold, hand=tuple(hand), tavern=p.tavern, seen=p.tavern, packet=tuple(packet),
+            gold=p.gold, hand=tuple(hand), tavern=p.tavern, seen=p.tavern, packet=tuple(packet), passed=passed,
             picked=draft and seat not in seen.to_act,
             mulligan="" if (seen.phase == "mulligan" and seat in seen.to_act) or draft else "keep",
             done=p.done,

@@ -36,6 +36,9 @@ class Player(msgspec.Struct, frozen=True):
     seen: tuple[str, ...] = ()  # every card in the Tavern at some time this round (for Likes)
     packet: tuple[str, ...] = ()  # draft cards in front of this seat
     picked: bool = False  # has kept a card at this draft step
+    # at 2 seats, the packets this seat passed to its rival, one per draft step (what it remembers of them:
+    # seeds/tavern-masters/RULINGS.md 6)
+    passed: tuple[tuple[str, ...], ...] = ()
     mulligan: str = ""  # "" undecided, "keep", "take"
     done: bool = False
     ledger: Ledger = Ledger()
@@ -168,9 +171,12 @@ def _reshuffled(state: State, e: ev.Reshuffled) -> State:
 
 def _draft_step(state: State, e: ev.DraftStep) -> State:
     packets = [p.packet for p in state.players]
+    players = state.players
     if e.passed:
         packets = [packets[(seat - 1) % state.seats] for seat in range(state.seats)]
-    players = tuple(replace(p, packet=packets[i], picked=False) for i, p in enumerate(state.players))
+        if state.seats == 2:
+            players = tuple(replace(p, passed=(*p.passed, p.packet)) for p in players)
+    players = tuple(replace(p, packet=packets[i], picked=False) for i, p in enumerate(players))
     return replace(state, players=players, draft_step=state.draft_step + 1)
 
 

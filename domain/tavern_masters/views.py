@@ -39,6 +39,9 @@ class TMView(msgspec.Struct, frozen=True):
     players: tuple[SeatView, ...]
     hand: tuple[str, ...]
     packet: tuple[str, ...]
+    # at 2 seats, the packets this seat passed to its rival this match, one per draft step (empty otherwise):
+    # the seat's own memory, from which the rival's packet and picks follow (RULINGS.md 6)
+    passed: tuple[tuple[str, ...], ...]
     deck_counts: dict[str, int]
     discard_counts: dict[str, int]
     discard_tops: dict[str, str]  # the face-up top card of each discard pile ("" when empty)
@@ -104,6 +107,7 @@ def view(state: State, seat: int | None) -> TMView:
         players=tuple(SeatView(gold=p.gold, tavern=p.tavern, hand_count=len(p.hand), done=p.done)
                       for p in state.players),
         hand=me.hand if me else (), packet=me.packet if me else (),
+        passed=me.passed if me else (),
         deck_counts={k: len(v) for k, v in state.decks.items()},
         discard_counts={k: len(v) for k, v in state.discards.items()},
         discard_tops={k: v[-1] if v else "" for k, v in state.discards.items()}, removed=state.removed,
@@ -117,12 +121,15 @@ def view(state: State, seat: int | None) -> TMView:
 
 def hidden(state: State, seat: int | None) -> set[str]:
     """Deck contents, and the other seats' hands and draft packets, less the hand cards shown to this
-    seat in an offer (``state.shown``: until this seat sees them leave that hand)."""
+    seat in an offer (``state.shown``: until this seat sees them leave that hand) and the cards it
+    passed its rival in the draft at 2 seats (``Player.passed``: it held them)."""
     out = {c for deck in state.decks.values() for c in deck}
     for other, player in enumerate(state.players):
         if other != seat:
             out.update(player.hand, player.packet)
     out.difference_update(c for c, to, _ in state.shown if to == seat)
+    if seat is not None:
+        out.difference_update(c for packet in state.players[seat].passed for c in packet)
     return out
 
 

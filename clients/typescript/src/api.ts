@@ -3749,6 +3749,7 @@ export interface components {
             players: components["schemas"]["tavern-masters.SeatView"][];
             hand: string[];
             packet: string[];
+            passed: string[][];
             deck_counts: {
                 [key: string]: number;
             };
