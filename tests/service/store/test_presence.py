@@ -12,6 +12,7 @@ from services.store import keys
 from services.store.connections import link_to
 from services.store.notices import Moved, Notices, Subscribed
 from services.store.presence import Presence
+from tests.service.store.heard import next_heard, until_quiet
 
 pytestmark = pytest.mark.anyio
 
@@ -24,13 +25,11 @@ async def told(backend, act) -> list[str]:
     """The matches whose channel (the match's own, on its shard) was told a seat moved while ``act`` runs."""
     async with Notices(backend.events).subscribed() as heard:
         heard.want("m")
-        assert await heard.next(2.0) == Subscribed("m")
+        assert await next_heard(heard, 2.0) == [Subscribed("m")]
         await act()
-        moved = []
-        while (message := await heard.next(0.2)) is not None:
-            assert isinstance(message, Moved)
-            moved.append(message.match_id)
-    return moved
+        heard_then = await until_quiet(heard, 0.2)
+    assert all(isinstance(message, Moved) for message in heard_then)
+    return [message.match_id for message in heard_then]
 
 
 async def test_a_seat_is_connected_while_any_gateway_streams_it(backend):
