@@ -149,6 +149,7 @@ class Hub:
     ) -> None:
         self.presence = seen  # who streams which match: None, every seat shows as not connected
         self.present: dict[str, Seats] = {}  # match id -> its connected seats, for the matches streamed here
+        self.tables = presence.Tables()  # their tables as last sent
         self.feed = feed  # the projector's notices, and the views they announce
         self.heard: Subscription | None = None  # while subscribed
         self.keepalive_s = keepalive_s
@@ -319,7 +320,10 @@ class Hub:
 
     def overlay(self, match_id: str, raw: bytes) -> bytes:
         """The envelope as sent: each seat's ``connected`` as known now."""
-        return presence.overlay(raw, self.present.get(match_id, frozenset()))
+        connected = self.present.get(match_id, frozenset())
+        if match_id not in self.listeners:  # no stream of it here (a 409's view): nothing kept
+            return presence.overlay(raw, connected)
+        return self.tables.overlay(match_id, raw, connected)
 
     def table(self, match_id: str, listener: Listener) -> bytes:
         """A presence frame's data: the table of the listener's newest view, as known now."""
@@ -357,6 +361,7 @@ class Hub:
         if not self.listeners[match_id]:
             del self.listeners[match_id]
             self.present.pop(match_id, None)
+            self.tables.forget(match_id)
             self._wanted_at.pop(match_id, None)
             self._heard_at.pop(match_id, None)
             if self.heard is not None:
