@@ -383,12 +383,27 @@ class Hub:
         self._present(match_id, seats)
 
     async def _refresh(self) -> None:
-        """Every keepalive tick: refresh each streamed seat's presence (each match read once)."""
+        """Every keepalive period: refresh each streamed seat's presence, all in one round trip, and
+        read the presence of the matches only spectators stream here (each match read once)."""
+        if self.presence is None:
+            return
         streamed = {(match_id, listener.seat) for match_id, ls in self.listeners.items() for listener in ls}
-        seated = {match_id for match_id, seat in streamed if seat is not None}
-        await asyncio.gather(
-            *(self._here(match_id, seat) for match_id, seat in streamed if seat is not None or match_id not in seated)
-        )
+        seated = sorted((match_id, seat) for match_id, seat in streamed if seat is not None)
+        watched = {match_id for match_id, _ in streamed} - {match_id for match_id, _ in seated}
+        try:
+            refreshed = await self.presence.refresh(seated)
+        except Exception:
+            log.exception("presence_failed")  # only a hint to the players: never fails a stream
+        else:
+            after: dict[str, Seats] = {}  # each match's seats after its last mark
+            for (match_id, _), seats in zip(seated, refreshed, strict=True):
+                if isinstance(seats, Exception):
+                    log.warning("presence_failed", match_id=match_id, error=str(seats))
+                else:
+                    after[match_id] = seats
+            for match_id, seats in after.items():
+                self._present(match_id, seats)
+        await asyncio.gather(*(self._here(match_id, None) for match_id in watched))
 
     async def _gone(self, match_id: str, seat: int) -> None:
         await self._here(match_id, seat, here=False)
