@@ -657,24 +657,24 @@ class Phase:
 
     @contextlib.asynccontextmanager
     async def timed(self) -> AsyncIterator[None]:
-        # the services' histograms in a thread: read in the client's loop, they held every seat
-        # for up to a second as the window opened, and the burst after was 0.5% of its moves,
-        # half its p99 (Redis answers its counts at once: read with the CPU times)
-        stages = await asyncio.to_thread(histograms, self.metrics_ports)
-        calls = redis_calls(self.redis_port)
+        # the scrapes in a thread: read in the client's loop, they held every seat for up to a
+        # second as the window opened, and the burst after was 0.5% of its moves, half its p99
+        calls, stages = await asyncio.to_thread(self._counts)
         began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
         yield
         self.elapsed += time.perf_counter() - began
         for name, pid in self.pids.items():
             self.cpu[name] += cpu_seconds(pid) - before[name]
-        after = redis_calls(self.redis_port)
-        staged = await asyncio.to_thread(histograms, self.metrics_ports)
+        after, staged = await asyncio.to_thread(self._counts)
         for name, count in after.items():
             self.calls[name] = self.calls.get(name, 0) + count - calls.get(name, 0)
         for name, buckets in staged.items():
             summed = self.stages.setdefault(name, {})
             for upper, count in buckets.items():
                 summed[upper] = summed.get(upper, 0.0) + count - stages.get(name, {}).get(upper, 0.0)
+
+    def _counts(self) -> tuple[dict[str, int], dict[str, dict[float, float]]]:
+        return redis_calls(self.redis_port), histograms(self.metrics_ports)
 
     def stage_ms(self) -> dict[str, list[float | None]]:
         """Each stage's p50 and p99 (ms, its bucket's upper bound) over the phase."""
