@@ -617,8 +617,7 @@ def histograms(ports: list[int]) -> dict[str, dict[float, float]]:
     """The STAGES histograms' cumulative bucket counts, added up over ``ports``' /metrics."""
     found: dict[str, dict[float, float]] = {}
     for port in ports:
-        # a minute: a new connection may wait seconds in a full accept queue (a burst of streams)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60) as answer:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
             text = answer.read().decode()
         for line in text.splitlines():
             name, _, rest = line.partition("_bucket{")
