@@ -80,7 +80,7 @@ import tempfile
 import time
 import urllib.request
 import zlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -654,26 +654,21 @@ class Phase:
         self.calls: dict[str, int] = {}
         self.stages: dict[str, dict[float, float]] = {}
 
-    @contextlib.asynccontextmanager
-    async def timed(self) -> AsyncIterator[None]:
-        # the scrapes in a thread: read in the client's loop, they held every seat for up to a
-        # second as the window opened, and the burst after was 0.5% of its moves, half its p99
-        calls, stages = await asyncio.to_thread(self._counts)
+    @contextlib.contextmanager
+    def timed(self) -> Iterator[None]:
         began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+        calls = redis_calls(self.redis_port)
+        stages = histograms(self.metrics_ports)
         yield
         self.elapsed += time.perf_counter() - began
         for name, pid in self.pids.items():
             self.cpu[name] += cpu_seconds(pid) - before[name]
-        after, staged = await asyncio.to_thread(self._counts)
-        for name, count in after.items():
+        for name, count in redis_calls(self.redis_port).items():
             self.calls[name] = self.calls.get(name, 0) + count - calls.get(name, 0)
-        for name, buckets in staged.items():
+        for name, buckets in histograms(self.metrics_ports).items():
             summed = self.stages.setdefault(name, {})
             for upper, count in buckets.items():
                 summed[upper] = summed.get(upper, 0.0) + count - stages.get(name, {}).get(upper, 0.0)
-
-    def _counts(self) -> tuple[dict[str, int], dict[str, dict[float, float]]]:
-        return redis_calls(self.redis_port), histograms(self.metrics_ports)
 
     def stage_ms(self) -> dict[str, list[float | None]]:
         """Each stage's p50 and p99 (ms, its bucket's upper bound) over the phase."""
@@ -712,7 +707,7 @@ async def measure(
         if index:
             stats.go.set()
             await asyncio.sleep(SETTLE_S)  # the held seats' burst passes
-        async with ours.timed():
+        with ours.timed():
             stats.measuring = True
             await asyncio.sleep(seconds / slices if floor else seconds)
             stats.measuring = False
@@ -723,7 +718,7 @@ async def measure(
         # connected for each slice: a connection kept idle while ours runs outlives the gateways'
         # keep-alive (TAVERN_KEEPALIVE_S) and is reset under the next slice's first request
         await bare.open()
-        async with floors.timed():
+        with floors.timed():
             await bare.run(min(seconds, 5) / slices)
         bare.close()
     stats.go.set()
