@@ -42,6 +42,9 @@ class Backlog:
         self._socket: Any = sock
         self._fd = sock.fileno() if sock is not None else -1
         self._held, self._since = 0, 0.0  # the unsent bytes last seen, and since when none were taken
+        # the unsent bytes at the last look, and the bytes written since: what is unsent now is at
+        # most their sum (the client only takes), so no look is needed while that is within the cap
+        self._looked, self._written = 0, 0
 
     def unsent(self) -> int:
         """The bytes written and not yet taken by the client's side: 0 when not known."""
@@ -64,8 +67,25 @@ class Backlog:
 
     async def room(self) -> None:
         """Until what is unsent is within the cap (the caller bounds the wait)."""
-        while self.cap and self.unsent() > self.cap:
+        while not self._within():
             await asyncio.sleep(POLL_S)
+
+    def ready(self) -> bool:
+        """Whether a frame can be written now without waiting: the transport holds nothing back
+        (so it is not pausing its writer) and what is unsent is within the cap. Mostly known
+        without a system call (a look a frame was 2% of a busy gateway's CPU)."""
+        if self._transport is None or self._transport.get_write_buffer_size():
+            return False
+        return self._within()
+
+    def wrote(self, size: int) -> None:
+        self._written += size
+
+    def _within(self) -> bool:
+        if not self.cap or self._looked + self._written <= self.cap:
+            return True
+        self._looked, self._written = self.unsent(), 0
+        return self._looked <= self.cap
 
     def cut(self) -> None:
         """Reset the connection now, dropping what it still holds (the client does not read)."""

@@ -3,9 +3,11 @@ gateway process, to the channels of the matches it has open streams of (services
 a match's channel is subscribed with its first stream here and left with its last). A notice
 says a match's views were written up to a version; one HMGET reads the views of the seats streamed
 here, and each open stream of that match is offered its seat's (services/gateway/streams.py sends
-it if newer than the last one sent). Each time a match's channel is subscribed (first, or again
-after a lost link), the same HMGET catches up what may have gone by before, and finds the matches
-Redis lost meanwhile (it restarted without them): their streams end with a last word.
+it if newer than the last one sent). What was heard in one turn of the event loop is handled
+together, and the views of all the matches it names are read in one round trip (``Passes``). Each
+time a match's channel is subscribed (first, or again after a lost link), the same HMGET catches up
+what may have gone by before, and finds the matches Redis lost meanwhile (it restarted without
+them): their streams end with a last word.
 
 The same channels tell when seats come and go (services/gateway/presence.py): every envelope sent
 has each seat's ``connected`` as this gateway knows it then, and a change is sent to the open
@@ -28,7 +30,7 @@ from services.gateway.presence import Presence, Seats
 from services.ops import logs
 from services.ops.metrics import Metrics
 from services.runtime import REDIS_DOWN
-from services.store.notices import Chatted, Moved, Notices, Subscribed, Subscription, Written
+from services.store.notices import Chatted, Heard, Moved, Notices, Subscribed, Subscription, Written
 
 log = logs.get("tavern.sse")  # the name operators know its lines by
 KEEPALIVE_S = 15.0
@@ -106,6 +108,34 @@ class Coalesced:
             self._running.discard(match_id)
 
 
+class Passes:
+    """Runs ``job(match_ids)`` in passes, one at a time: each pass takes every match asked for
+    since the one before began. A match asked for again while a pass reads it is in the next one,
+    once however often it was asked meanwhile: under load a match's several notices make one read
+    (and its streams one frame each), as they did when they queued one by one."""
+
+    def __init__(self, job: Callable[[list[str]], Coroutine[Any, Any, None]]) -> None:
+        self.job = job
+        self._due: dict[str, None] = {}  # in the order asked for
+        self._task: asyncio.Task | None = None
+
+    def __call__(self, match_id: str) -> None:
+        self._due[match_id] = None
+        if self._task is None:  # the first pass starts on the next turn, with all that turn asked for
+            self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        try:
+            while self._due:
+                due, self._due = list(self._due), {}
+                try:
+                    await self.job(due)
+                except Exception:
+                    log.exception("delivery_failed", matches=len(due))
+        finally:
+            self._task = None
+
+
 class Hub:
     def __init__(
         self,
@@ -119,6 +149,7 @@ class Hub:
     ) -> None:
         self.presence = seen  # who streams which match: None, every seat shows as not connected
         self.present: dict[str, Seats] = {}  # match id -> its connected seats, for the matches streamed here
+        self.tables = presence.Tables()  # their tables as last sent
         self.feed = feed  # the projector's notices, and the views they announce
         self.heard: Subscription | None = None  # while subscribed
         self.keepalive_s = keepalive_s
@@ -131,7 +162,7 @@ class Hub:
         self._task: asyncio.Task | None = None
         self._ticker: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
-        self._fetch = Coalesced(self._deliver)
+        self._fetch = Passes(self._deliver)
         # the stages' clocks (perf_counter): match id -> when its channel was wanted here, and when
         # the oldest notice not yet delivered to its streams was heard
         self._wanted_at: dict[str, float] = {}
@@ -194,20 +225,8 @@ class Hub:
                     for match_id in list(self.listeners):
                         heard.want(match_id)  # (re)subscribed: each confirmation reads the views again
                     while True:
-                        message = await heard.next(1.0)
-                        if isinstance(message, Written):
-                            self.notify(message)
-                        elif message is None or message.match_id not in self.listeners:
-                            continue
-                        elif isinstance(message, Subscribed):
-                            if (wanted := self._wanted_at.pop(message.match_id, None)) is not None:
-                                self.metrics.subscribe_seconds.observe(time.perf_counter() - wanted)
-                            self._fetch(message.match_id)  # a notice may have gone by before
-                            self._recheck(message.match_id)
-                        elif isinstance(message, Moved):
-                            self._recheck(message.match_id)
-                        elif isinstance(message, Chatted):
-                            self._chatted(message)
+                        for message in await heard.batch():
+                            self._hear(message)
             except REDIS_DOWN as problem:  # an outage: one line, no traceback
                 log.warning("subscription_lost", error=str(problem))
                 await asyncio.sleep(0.5)
@@ -217,6 +236,21 @@ class Hub:
             finally:
                 self.heard = None
 
+    def _hear(self, message: Heard) -> None:
+        if isinstance(message, Written):
+            self.notify(message)
+        elif message.match_id not in self.listeners:
+            return
+        elif isinstance(message, Subscribed):
+            if (wanted := self._wanted_at.pop(message.match_id, None)) is not None:
+                self.metrics.subscribe_seconds.observe(time.perf_counter() - wanted)
+            self._fetch(message.match_id)  # a notice may have gone by before
+            self._recheck(message.match_id)
+        elif isinstance(message, Moved):
+            self._recheck(message.match_id)
+        elif isinstance(message, Chatted):
+            self._chatted(message)
+
     def notify(self, written: Written) -> None:
         """A match's views were written up to ``written.version``: read them for its streams behind."""
         self.metrics.projection_lag.observe(max(0.0, time.time() - written.appended_at))
@@ -224,24 +258,43 @@ class Hub:
             self._heard_at.setdefault(written.match_id, time.perf_counter())
             self._fetch(written.match_id)
 
-    async def _deliver(self, match_id: str) -> None:
-        """Read the match's views once for all its streams here (one HMGET, not one per stream)."""
-        heard = self._heard_at.pop(match_id, None)
-        listeners = list(self.listeners.get(match_id, ()))
-        if not listeners:
+    async def _deliver(self, match_ids: list[str]) -> None:
+        """Read the matches' views once for all their streams here (one HMGET a match, not one a
+        stream; all the matches' in one round trip), and offer each stream its seat's."""
+        wanted = []
+        for match_id in match_ids:
+            heard = self._heard_at.pop(match_id, None)
+            if streams := self.listeners.get(match_id):
+                fields = sorted({field(listener.seat) for listener in streams})
+                wanted.append((match_id, list(streams), fields, heard))
+        if not wanted:
             return
-        fields = sorted({field(listener.seat) for listener in listeners})
-        found = await self.feed.views(match_id, fields)
-        if all(raw is None for raw in found.values()) and await self.current(match_id, listeners[0].seat) is None:
-            for listener in listeners:  # no views, no match: lost (Redis came back without it)
+        found = await self.feed.views([(match_id, fields) for match_id, _, fields, _ in wanted])
+        for (match_id, listeners, _, heard), views in zip(wanted, found, strict=True):
+            if isinstance(views, Exception):
+                log.error("delivery_failed", match_id=match_id, error=str(views))
+                continue
+            if views.version is None:  # no views: not written yet, or the match is lost
+                self._spawn(self._lost_if_gone(match_id, listeners))
+                continue
+            for listener in listeners:
+                if (raw := views.fields[field(listener.seat)]) is not None:
+                    listener.offer(raw, views.version)
+            if heard is not None:
+                self.metrics.delivery_seconds.observe(time.perf_counter() - heard)
+
+    async def _lost_if_gone(self, match_id: str, listeners: list[Listener]) -> None:
+        """With no views stored, the match is lost if there is none to fold either (Redis came
+        back without it): its streams end."""
+        if await self.current(match_id, listeners[0].seat) is None:
+            for listener in listeners:
                 listener.lost = True
                 listener.wake.set()
-            return
-        for listener in listeners:
-            if (raw := found[field(listener.seat)]) is not None:
-                listener.offer(raw)
-        if heard is not None:
-            self.metrics.delivery_seconds.observe(time.perf_counter() - heard)
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
+        self._tasks.add(task)  # held until done, or the loop could collect it mid-flight
+        task.add_done_callback(self._tasks.discard)
 
     async def _check(self, match_id: str) -> None:
         """Read who is connected to the match again (a seat came or went somewhere)."""
@@ -267,7 +320,10 @@ class Hub:
 
     def overlay(self, match_id: str, raw: bytes) -> bytes:
         """The envelope as sent: each seat's ``connected`` as known now."""
-        return presence.overlay(raw, self.present.get(match_id, frozenset()))
+        connected = self.present.get(match_id, frozenset())
+        if match_id not in self.listeners:  # no stream of it here (a 409's view): nothing kept
+            return presence.overlay(raw, connected)
+        return self.tables.overlay(match_id, raw, connected)
 
     def table(self, match_id: str, listener: Listener) -> bytes:
         """A presence frame's data: the table of the listener's newest view, as known now."""
@@ -301,12 +357,11 @@ class Hub:
         self.listeners[match_id].discard(listener)
         seat = listener.seat
         if seat is not None and not any(other.seat == seat for other in self.listeners[match_id]):
-            task = asyncio.create_task(self._gone(match_id, seat))  # the seat's last stream: not connected
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._spawn(self._gone(match_id, seat))  # the seat's last stream: not connected
         if not self.listeners[match_id]:
             del self.listeners[match_id]
             self.present.pop(match_id, None)
+            self.tables.forget(match_id)
             self._wanted_at.pop(match_id, None)
             self._heard_at.pop(match_id, None)
             if self.heard is not None:
@@ -328,12 +383,27 @@ class Hub:
         self._present(match_id, seats)
 
     async def _refresh(self) -> None:
-        """Every keepalive tick: refresh each streamed seat's presence (each match read once)."""
+        """Every keepalive period: refresh each streamed seat's presence, all in one round trip, and
+        read the presence of the matches only spectators stream here (each match read once)."""
+        if self.presence is None:
+            return
         streamed = {(match_id, listener.seat) for match_id, ls in self.listeners.items() for listener in ls}
-        seated = {match_id for match_id, seat in streamed if seat is not None}
-        await asyncio.gather(
-            *(self._here(match_id, seat) for match_id, seat in streamed if seat is not None or match_id not in seated)
-        )
+        seated = sorted((match_id, seat) for match_id, seat in streamed if seat is not None)
+        watched = {match_id for match_id, _ in streamed} - {match_id for match_id, _ in seated}
+        try:
+            refreshed = await self.presence.refresh(seated)
+        except Exception:
+            log.exception("presence_failed")  # only a hint to the players: never fails a stream
+        else:
+            after: dict[str, Seats] = {}  # each match's seats after its last mark
+            for (match_id, _), seats in zip(seated, refreshed, strict=True):
+                if isinstance(seats, Exception):
+                    log.warning("presence_failed", match_id=match_id, error=str(seats))
+                else:
+                    after[match_id] = seats
+            for match_id, seats in after.items():
+                self._present(match_id, seats)
+        await asyncio.gather(*(self._here(match_id, None) for match_id in watched))
 
     async def _gone(self, match_id: str, seat: int) -> None:
         await self._here(match_id, seat, here=False)

@@ -15,17 +15,21 @@ import msgspec
 from projections.views import TablePlayer
 from services.store.presence import Presence, Seats
 
-__all__ = ["Presence", "PresenceFrame", "Seats", "frame", "overlay"]
+__all__ = ["Presence", "PresenceFrame", "Seats", "Tables", "frame", "overlay"]
 _PLAYERS = b',"players":'  # the envelope's last field (projections/views.py): its tail is the table
 _table = msgspec.json.Decoder(list[TablePlayer])
 _encode = msgspec.json.encode
 
 
 def _split(raw: bytes) -> tuple[bytes, list[TablePlayer]]:
+    head, table = _parts(raw)
+    return head, _table.decode(table) if table else []
+
+
+def _parts(raw: bytes) -> tuple[bytes, bytes]:
+    """The envelope before its table, and the table as stored (empty: not an envelope of projections/views.py)."""
     at = raw.rfind(_PLAYERS)
-    if at < 0:  # not an envelope of projections/views.py: nothing to set
-        return raw, []
-    return raw[:at], _table.decode(raw[at + len(_PLAYERS) : -1])
+    return (raw, b"") if at < 0 else (raw[:at], raw[at + len(_PLAYERS) : -1])
 
 
 class PresenceFrame(msgspec.Struct):
@@ -40,10 +44,36 @@ def _shown(players: list[TablePlayer], connected: Seats) -> list[TablePlayer]:
     return [msgspec.structs.replace(p, connected=p.seat in connected) for p in players]
 
 
+def _tail(table: bytes, connected: Seats) -> bytes:
+    """The envelope's tail from its table on, ``connected`` as given (empty: no table to set)."""
+    players = _table.decode(table) if table else []
+    return _PLAYERS + _encode(_shown(players, connected)) + b"}" if players else b""
+
+
 def overlay(raw: bytes, connected: Seats) -> bytes:
     """The envelope with each seat's ``connected`` as given."""
-    head, players = _split(raw)
-    return head + _PLAYERS + _encode(_shown(players, connected)) + b"}" if players else raw
+    head, table = _parts(raw)
+    tail = _tail(table, connected)
+    return head + tail if tail else raw
+
+
+class Tables:
+    """``overlay``, with the tail as shown kept per match while the same table comes with the same
+    connected seats: a version's envelopes, one a seat, share their table, which is then decoded
+    and encoded once for all (once a frame, it was 4% of a busy gateway's CPU)."""
+
+    def __init__(self) -> None:
+        self._shown: dict[str, tuple[bytes, Seats, bytes]] = {}  # match id -> table as stored, seats, tail
+
+    def overlay(self, match_id: str, raw: bytes, connected: Seats) -> bytes:
+        head, table = _parts(raw)
+        shown = self._shown.get(match_id)
+        if shown is None or shown[0] != table or shown[1] != connected:
+            shown = self._shown[match_id] = (table, connected, _tail(table, connected))
+        return head + shown[2] if shown[2] else raw
+
+    def forget(self, match_id: str) -> None:
+        self._shown.pop(match_id, None)
 
 
 def frame(match_id: str, version: int, raw: bytes, connected: Seats) -> bytes:

@@ -28,6 +28,7 @@ class Events:
     """The frames of an SSE answer, sent as bare ASGI."""
 
     keepalive = b": keepalive\n\n"
+    direct = True  # uvicorn's send waits only while its transport pauses it
 
     def __init__(self, send: Any, retry_ms: int) -> None:
         self._send = send

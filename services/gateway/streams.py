@@ -19,6 +19,11 @@ class Framing(Protocol):
     """How a transport frames and sends what the loop has to say."""
 
     @property
+    def direct(self) -> bool:
+        """Whether ``send`` waits for nothing but a transport that holds writes back."""
+        ...
+
+    @property
     def keepalive(self) -> bytes | None:
         """A frame that only keeps the connection alive; None: the transport does that itself."""
         ...
@@ -84,9 +89,13 @@ async def follow(hub: Hub, match_id: str, listener: Listener, sent: int, framing
         else:
             continue
         try:
-            async with asyncio.timeout(hub.send_timeout_s):
-                await backlog.room()
+            if framing.direct and backlog.ready():  # nothing to wait for: no timer to set and cancel
                 await framing.send(frame)
+            else:
+                async with asyncio.timeout(hub.send_timeout_s):
+                    await backlog.room()
+                    await framing.send(frame)
+            backlog.wrote(len(frame))
             listener.quiet = 0
             if listener.chatted:  # told while a view or the table went out: its turn next
                 listener.wake.set()

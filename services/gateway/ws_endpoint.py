@@ -56,6 +56,7 @@ class Frames:
     """The socket's frames of the stream loop: text frames of JSON, one at a time with the answers."""
 
     keepalive = None  # the WebSocket protocol's own pings keep the connection alive
+    direct = False  # a frame waits for the answer being sent (the lock)
 
     def __init__(self, websocket: WebSocket, lock: asyncio.Lock) -> None:
         self.websocket = websocket

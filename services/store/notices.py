@@ -5,16 +5,17 @@ hash tag: on a Redis Cluster it lives on the match's shard, SSUBSCRIBE/SPUBLISH)
 subscribes to the channels of the matches it has open streams of, and to no other: what it hears
 grows with its own share of the matches, not with the deployment's traffic.
 
-A gateway reads the views a notice announces in one HMGET (``views``). It reads them as well each
-time a channel's subscription is confirmed (``Subscribed``: first, again after a reconnection or a
-slot moved): a notice published before the subscription took is then not missed, since the views
-are written before their notice is published.
+A gateway reads the views notices announce in one HMGET a match, those of all the matches it heard
+of meanwhile in one round trip (``views``). It reads them as well each time a channel's
+subscription is confirmed (``Subscribed``: first, again after a reconnection or a slot moved): a
+notice published before the subscription took is then not missed, since the views are written
+before their notice is published.
 
 On a single Redis (or the embedded fakeredis) one pub/sub connection carries every channel; on a
 cluster, one per primary that owns a subscribed channel's slot, found from the slot map the hot
 paths keep (cluster.py). A slot that moves ends its channels' subscriptions (Redis says
 ``sunsubscribe``): they are taken again on the slot's new primary. A connection lost, or a
-subscription refused (MOVED), raises from ``next``: the hub subscribes anew and reads again."""
+subscription refused (MOVED), raises from ``batch``: the hub subscribes anew and reads again."""
 
 from __future__ import annotations
 
@@ -103,7 +104,10 @@ class Subscription:
         self._todo: set[str] = set()
         self._moved: set[str] = set()  # the matches whose slot moved: their node is asked again
         self._changed = asyncio.Event()
-        self._heard: asyncio.Queue[Heard | BaseException] = asyncio.Queue()
+        # what was heard and not yet taken, and the first problem of a link (raised once that is taken)
+        self._heard: list[Heard] = []
+        self._problem: BaseException | None = None
+        self._arrived = asyncio.Event()
         self.messages = self.bytes = 0  # published messages heard, and their bytes (channel and payload)
         self._tasks: list[asyncio.Task[None]] = [asyncio.create_task(self._send())]
 
@@ -117,15 +121,25 @@ class Subscription:
         self._todo.add(match_id)
         self._changed.set()
 
-    async def next(self, timeout_s: float) -> Heard | None:
-        """What was heard next, or None after ``timeout_s`` of nothing; raises once a link is lost."""
-        try:
-            item = await asyncio.wait_for(self._heard.get(), timeout_s)
-        except TimeoutError:
-            return None
-        if isinstance(item, BaseException):
-            raise item
-        return item
+    async def batch(self) -> list[Heard]:
+        """Everything heard since the last batch, once there is something: the hub handles all of
+        it in one turn (under load, taking one message a turn let notices wait seconds in line,
+        issue 31); raises once a link is lost, after what was heard before."""
+        while not self._heard:
+            if self._problem is not None:
+                raise self._problem
+            await self._arrived.wait()
+            self._arrived.clear()
+        batch, self._heard = self._heard, []
+        return batch
+
+    def _hear(self, heard: Heard) -> None:
+        self._heard.append(heard)
+        self._arrived.set()
+
+    def _fail(self, problem: BaseException) -> None:
+        self._problem = self._problem or problem
+        self._arrived.set()
 
     async def _send(self) -> None:
         try:
@@ -135,7 +149,7 @@ class Subscription:
                 todo, self._todo = self._todo, set()
                 await self._apply(todo)
         except Exception as problem:
-            self._heard.put_nowait(problem)
+            self._fail(problem)
 
     async def _apply(self, match_ids: set[str]) -> None:
         """Subscribe the channels of ``match_ids`` wanted and not subscribed, leave those no longer
@@ -180,9 +194,9 @@ class Subscription:
                 if kind == "smessage":
                     self.messages += 1
                     self.bytes += len(channel) + len(message["data"])
-                    self._heard.put_nowait(heard(match_id, message["data"]))
+                    self._hear(heard(match_id, message["data"]))
                 elif kind == "ssubscribe":
-                    self._heard.put_nowait(Subscribed(match_id))
+                    self._hear(Subscribed(match_id))
                 elif kind == "sunsubscribe" and self._on.get(match_id) == node and match_id in self._wanted:
                     # not ours to end: its slot moved to another primary; subscribe there
                     pubsub.shard_channels.pop(channel, None)  # nor again here on a reconnection
@@ -190,7 +204,7 @@ class Subscription:
                     self._moved.add(match_id)
                     self.want(match_id)
         except Exception as problem:
-            self._heard.put_nowait(problem)
+            self._fail(problem)
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -225,12 +239,31 @@ class Notices:
             if nodes is not None:
                 await nodes.aclose()
 
-    async def views(self, match_id: str, fields: list[str]) -> dict[str, bytes | None]:
-        """The match's stored views of ``fields`` (storage fields: ``s:{seat}``, ``spectator``), in one HMGET."""
-        (found,) = await self.link.exchange([["HMGET", keys.views(match_id), *fields]], reads=True)
-        if isinstance(found, Exception):
-            raise found
-        return dict(zip(fields, found, strict=True))
+    async def views(self, wanted: list[tuple[str, list[str]]]) -> list[Views | Exception]:
+        """Each match's stored views of its ``fields`` (storage fields: ``s:{seat}``, ``spectator``),
+        one HMGET a match, all in one round trip; a match's error reply (its slot down) in its place."""
+        commands = [["HMGET", keys.views(match_id), VERSION, *fields] for match_id, fields in wanted]
+        found = await self.link.exchange(commands, reads=True)
+        return [
+            reply if isinstance(reply, Exception) else _views(fields, reply)
+            for (_, fields), reply in zip(wanted, found, strict=True)
+        ]
+
+
+VERSION = "v"  # the views hash's version field: every view in it is of this version (promote.lua)
+
+
+@dataclass(frozen=True, slots=True)
+class Views:
+    """A match's views as read: their version (None: none stored), and each field's view or None."""
+
+    version: int | None
+    fields: dict[str, bytes | None]
+
+
+def _views(fields: list[str], found: list[bytes | None]) -> Views:
+    version, *views = found
+    return Views(None if version is None else int(version), dict(zip(fields, views, strict=True)))
 
 
 def _one(client: Any) -> Any:

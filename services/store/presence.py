@@ -31,13 +31,37 @@ class Presence:
     async def mark(self, match_id: str, seat: int, here: bool) -> Seats:
         """Note this gateway's stream of ``seat`` as open (or refreshed) or closed; answers the seats
         connected now, and tells the gateways streaming the match if the seat's being connected changed."""
-        args = [seat, self.gateway, time.time(), self.ttl_s, int(here)]
-        (answer,) = await run_scripts(self.link, [Call(self._script, [keys.presence(match_id)], args)])
-        changed, *fields = reply(answer)
-        if changed:
-            (published,) = await self.link.exchange([["SPUBLISH", keys.notices(match_id), MOVED]])
-            reply(published)
-        return _seats(fields)
+        (seats,) = await self._marks([(match_id, seat)], here)
+        if isinstance(seats, Exception):
+            raise seats
+        return seats
+
+    async def refresh(self, streamed: list[tuple[str, int]]) -> list[Seats | Exception]:
+        """``mark`` each (match, seat) streamed here as still open, all in one round trip (a task
+        and a round trip each made a burst of hundreds every refresh); answers each match's
+        connected seats after its mark, or its error (its slot down) in its place."""
+        return await self._marks(streamed, True)
+
+    async def _marks(self, streamed: list[tuple[str, int]], here: bool) -> list[Seats | Exception]:
+        now = time.time()
+        calls = [
+            Call(self._script, [keys.presence(match_id)], [seat, self.gateway, now, self.ttl_s, int(here)])
+            for match_id, seat in streamed
+        ]
+        answers: list[Seats | Exception] = []
+        moved: dict[str, None] = {}  # told once a match: its gateways read all its seats again
+        for (match_id, _), answer in zip(streamed, await run_scripts(self.link, calls), strict=True):
+            if isinstance(answer, Exception):
+                answers.append(answer)
+                continue
+            changed, *fields = answer
+            answers.append(_seats(fields))
+            if changed:
+                moved[match_id] = None
+        if moved:
+            for published in await self.link.exchange([["SPUBLISH", keys.notices(m), MOVED] for m in moved]):
+                reply(published)
+        return answers
 
     async def read(self, match_id: str) -> Seats:
         now = time.time()

@@ -35,7 +35,7 @@ from services.store.cluster import ClusterWire
 from services.store.cluster_client import ClusterClient
 from services.store.connections import link_to
 from services.store.event_store import EventStore, ViewsAt
-from services.store.notices import Notices, encode
+from services.store.notices import Notices, Views, encode
 from tests.bench.bench_presence import envelope
 from tests.service.conftest import start_redis
 from tests.service.redis_cluster import Cluster
@@ -49,9 +49,10 @@ class Counted(Notices):
 
     read = 0
 
-    async def views(self, match_id: str, fields: list[str]) -> dict[str, bytes | None]:
-        found = await super().views(match_id, fields)
-        self.read += sum(len(value) for value in found.values() if value)
+    async def views(self, wanted: list[tuple[str, list[str]]]) -> list[Views | Exception]:
+        found = await super().views(wanted)
+        read = [views.fields.values() for views in found if isinstance(views, Views)]
+        self.read += sum(len(value) for values in read for value in values if value)
         return found
 
 

@@ -22,6 +22,7 @@ from services.store.event_store import Call, EventStore, ViewsAt, reply, run_scr
 from services.store.notices import Notices, Subscribed, Written, encode
 from tests.service.client import create, seat_token, send, view
 from tests.service.redis_cluster import Cluster
+from tests.service.store.heard import next_heard, until_quiet
 
 pytestmark = pytest.mark.anyio
 
@@ -187,17 +188,12 @@ async def test_a_gateway_streaming_a_match_whose_slot_moves_follows_it_to_the_ne
     await store.write_views([written], [encode(1, 0.0)])
     async with Notices(events).subscribed() as heard:
         heard.want(match_id)
-        assert await heard.next(2.0) == Subscribed(match_id)
+        assert await next_heard(heard, 2.0) == [Subscribed(match_id)]
         target = next(port for port in cluster.primaries() if port != cluster.primary_of(keys.views(match_id)))
         await asyncio.to_thread(cluster.move_slot, keys.views(match_id), target)
         # subscribed again on the new primary (each node told SETSLOT may end it once more: again)
-        assert await heard.next(5.0) == Subscribed(match_id)
+        assert Subscribed(match_id) in await next_heard(heard, 5.0)
         await store.write_views([ViewsAt(match_id, 2, {"s:0": b'{"version":2}'})], [encode(2, 0.0)])
-        found = [message async for message in _until_quiet(heard)]
+        found = await until_quiet(heard, 1.0)
         assert found[-1] == Written(match_id, 2, 0.0) and set(found[:-1]) <= {Subscribed(match_id)}
         assert cluster.primary_of(keys.views(match_id)) == target
-
-
-async def _until_quiet(heard):
-    while (message := await heard.next(1.0)) is not None:
-        yield message

@@ -17,18 +17,11 @@ from services.store.bench_floor import BenchFloor
 from services.store.connections import link_to
 from services.store.drain_jobs import MAX_QUEUED, DrainJobs
 from services.store.event_store import EventStore, ViewsAt
-from services.store.notices import MOVED, Heard, Moved, Notices, Subscribed, Subscription, Written, encode
+from services.store.notices import MOVED, Moved, Notices, Subscribed, Views, Written, encode
 from tests.service.store.direct import queue_of
+from tests.service.store.heard import until_quiet
 
 pytestmark = pytest.mark.anyio
-
-
-async def all_heard(heard: Subscription, quiet_s: float = 0.3) -> list[Heard]:
-    """Everything heard until nothing more comes for ``quiet_s``."""
-    found = []
-    while (message := await heard.next(quiet_s)) is not None:
-        found.append(message)
-    return found
 
 
 async def test_a_subscription_hears_only_its_matches_views_written_and_seats_moved(backend):
@@ -43,21 +36,25 @@ async def test_a_subscription_hears_only_its_matches_views_written_and_seats_mov
     async with notices.subscribed() as heard:
         for match_id in ids[:6]:
             heard.want(match_id)
-        assert sorted(m.match_id for m in await all_heard(heard) if isinstance(m, Subscribed)) == sorted(ids[:6])
+        assert sorted(m.match_id for m in await until_quiet(heard, 0.3) if isinstance(m, Subscribed)) == sorted(ids[:6])
         await store.write_views([ViewsAt(match_id, 3, views) for match_id in ids], [encode(3, 1.5)] * len(ids))
         await link.exchange([["SPUBLISH", keys.notices("m1"), MOVED], ["SPUBLISH", keys.notices("m7"), MOVED]])
-        found = await all_heard(heard)
+        found = await until_quiet(heard, 0.3)
         assert sorted(found, key=repr) == sorted(
             [*(Written(match_id, 3, 1.5) for match_id in ids[:6]), Moved("m1")], key=repr
         )
         heard.drop("m0")
         heard.drop("m1")
         heard.want("m1")  # dropped and wanted again before either was sent: stays subscribed
-        await all_heard(heard)
+        await until_quiet(heard, 0.3)
         await store.write_views([ViewsAt(match_id, 4, views) for match_id in ids[:2]], [encode(4, 2.0)] * 2)
-        assert await all_heard(heard) == [Written("m1", 4, 2.0)]
-    read = await notices.views("m1", ["s:0", "s:1", "spectator"])
-    assert read == {"s:0": views["s:0"], "s:1": None, "spectator": b"all"}
+        assert await until_quiet(heard, 0.3) == [Written("m1", 4, 2.0)]
+    read = await notices.views([("m1", ["s:0", "s:1", "spectator"]), ("m11", ["s:0"]), ("none", ["s:0"])])
+    assert read == [
+        Views(4, {"s:0": views["s:0"], "s:1": None, "spectator": b"all"}),
+        Views(3, {"s:0": views["s:0"]}),
+        Views(None, {"s:0": None}),
+    ]
     assert len(encode(4, 2.0)) <= 13  # against ~9.8 KB of views a match before
 
 
@@ -88,7 +85,7 @@ async def test_the_matches_wanted_together_are_subscribed_in_one_call(redis_url)
     async with Notices(client).subscribed() as heard:
         for match_id in ids:
             heard.want(match_id)
-        assert sorted(m.match_id for m in await all_heard(heard) if isinstance(m, Subscribed)) == sorted(ids)
+        assert sorted(m.match_id for m in await until_quiet(heard, 0.3) if isinstance(m, Subscribed)) == sorted(ids)
         assert subscribes() - before == 1
     await client.aclose()
 

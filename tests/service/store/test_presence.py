@@ -12,6 +12,7 @@ from services.store import keys
 from services.store.connections import link_to
 from services.store.notices import Moved, Notices, Subscribed
 from services.store.presence import Presence
+from tests.service.store.heard import next_heard, until_quiet
 
 pytestmark = pytest.mark.anyio
 
@@ -24,13 +25,11 @@ async def told(backend, act) -> list[str]:
     """The matches whose channel (the match's own, on its shard) was told a seat moved while ``act`` runs."""
     async with Notices(backend.events).subscribed() as heard:
         heard.want("m")
-        assert await heard.next(2.0) == Subscribed("m")
+        assert await next_heard(heard, 2.0) == [Subscribed("m")]
         await act()
-        moved = []
-        while (message := await heard.next(0.2)) is not None:
-            assert isinstance(message, Moved)
-            moved.append(message.match_id)
-    return moved
+        heard_then = await until_quiet(heard, 0.2)
+    assert all(isinstance(message, Moved) for message in heard_then)
+    return [message.match_id for message in heard_then]
 
 
 async def test_a_seat_is_connected_while_any_gateway_streams_it(backend):
@@ -54,3 +53,20 @@ async def test_a_dead_gateways_marks_lapse(backend):
     await asyncio.sleep(0.3)
     assert await alive.read("m") == frozenset({1})
     assert await alive.mark("m", 1, True) == frozenset({1})  # the lapsed field dropped on the way
+
+
+async def test_a_gateway_refreshes_every_seat_it_streams_at_once(backend):
+    """Each seat's mark in turn, in one call: each answer the match's seats after it, the others told
+    only of a seat whose being connected changed (one that had lapsed, here marked anew)."""
+    one, other = gateway(backend, "one", ttl_s=0.2), gateway(backend, "other")
+    await one.mark("m", 0, True)
+    await other.mark("n", 1, True)
+    await asyncio.sleep(0.3)  # seat 0's mark lapsed meanwhile
+    refresh = one.refresh([("n", 2), ("m", 0), ("m", 1)])
+    answered = []
+
+    async def act() -> None:
+        answered.extend(await refresh)
+
+    assert await told(backend, act) == ["m"]  # seat 0 came again, seat 1 came: told once
+    assert answered == [frozenset({1, 2}), frozenset({0}), frozenset({0, 1})]
