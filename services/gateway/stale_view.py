@@ -22,7 +22,10 @@ async def at(runtime: Runtime, hub: Hub, match: Match, seat: int, version: int) 
     if folded is None:
         return None
     players = await runtime.seating.of(match, folded)
-    undoer = undo.undoer(match.game, folded.state, folded.last_move)  # as the projector writes it
+    # only the seat of the log's last move may be told it can undo (as the projector writes it): the
+    # others' refusals (every seat but the one accepted, in a simultaneous phase) skip the rules' check
+    last = folded.last_move
+    undoer = undo.undoer(match.game, folded.state, last) if last is not None and last[0] == seat else None
     raw = msgspec.json.encode(envelope(match.game, match.id, folded.state, version, seat, players=players,
                                        undoer=undoer))
     return hub.overlay(match.id, raw)  # who is connected, as this gateway's streams know it
