@@ -15,7 +15,7 @@ import msgspec
 from projections.views import TablePlayer
 from services.store.presence import Presence, Seats
 
-__all__ = ["Presence", "PresenceFrame", "Seats", "frame", "overlay"]
+__all__ = ["Presence", "PresenceFrame", "Seats", "frame", "overlay", "shown"]
 _PLAYERS = b',"players":'  # the envelope's last field (projections/views.py): its tail is the table
 _table = msgspec.json.Decoder(list[TablePlayer])
 _encode = msgspec.json.encode
@@ -36,17 +36,18 @@ class PresenceFrame(msgspec.Struct):
     players: list[TablePlayer]
 
 
-def _shown(players: list[TablePlayer], connected: Seats) -> list[TablePlayer]:
+def shown(players: list[TablePlayer], connected: Seats) -> list[TablePlayer]:
+    """The table with each seat's ``connected`` as given."""
     return [msgspec.structs.replace(p, connected=p.seat in connected) for p in players]
 
 
 def overlay(raw: bytes, connected: Seats) -> bytes:
     """The envelope with each seat's ``connected`` as given."""
     head, players = _split(raw)
-    return head + _PLAYERS + _encode(_shown(players, connected)) + b"}" if players else raw
+    return head + _PLAYERS + _encode(shown(players, connected)) + b"}" if players else raw
 
 
 def frame(match_id: str, version: int, raw: bytes, connected: Seats) -> bytes:
     """A presence frame: the table of the envelope ``raw`` (at ``version``), ``connected`` as given."""
     _, players = _split(raw)
-    return _encode(PresenceFrame(match_id, version, _shown(players, connected)))
+    return _encode(PresenceFrame(match_id, version, shown(players, connected)))
