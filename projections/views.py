@@ -40,10 +40,11 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     players: list[TablePlayer] = []  # last: the gateway sets who is connected there (services/gateway/presence.py)
 
 
-def status(game: Game, state: Any, version: int) -> str:
+def status(version: int, result: Result | None) -> str:
+    """A match's status at ``version``, whose ``result`` (``game.result``) is given."""
     if version == 0:
         return "waiting"  # nothing dealt yet
-    return "finished" if game.result(state) is not None else "active"
+    return "finished" if result is not None else "active"
 
 
 def envelope(
@@ -68,7 +69,7 @@ def envelope(
     shown = players or []
     scored = None if result is None else game.breakdown(state)
     undo = playing and seat is not None and seat == undoer
-    return ViewEnvelope(match_id, game.id, version, seat, status(game, state, version), view, legal, result,
+    return ViewEnvelope(match_id, game.id, version, seat, status(version, result), view, legal, result,
                         breakdown=scored, undo=undo, players=shown)
 
 

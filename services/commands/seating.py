@@ -20,6 +20,8 @@ class Seating:
     async def names(self, match: Match) -> list[str | None]:
         """The seats' names as the table shows them (None: no registered player), for the narration."""
         seats = range(match.setup.seats)
+        if not match.players:  # no registered player: no name to read (a gather's tasks cost more than the views)
+            return [None] * match.setup.seats
         return at_table(list(await asyncio.gather(*(self.players.name(match.players.get(seat)) for seat in seats))))
 
     async def of(self, match: Match, folded: Folded) -> list[TablePlayer]:

@@ -15,7 +15,7 @@ import msgspec
 from projections.views import TablePlayer
 from services.store.presence import Presence, Seats
 
-__all__ = ["Presence", "PresenceFrame", "Seats", "Tables", "frame", "overlay"]
+__all__ = ["Presence", "PresenceFrame", "Seats", "Tables", "frame", "overlay", "shown"]
 _PLAYERS = b',"players":'  # the envelope's last field (projections/views.py): its tail is the table
 _table = msgspec.json.Decoder(list[TablePlayer])
 _encode = msgspec.json.encode
@@ -40,14 +40,15 @@ class PresenceFrame(msgspec.Struct):
     players: list[TablePlayer]
 
 
-def _shown(players: list[TablePlayer], connected: Seats) -> list[TablePlayer]:
+def shown(players: list[TablePlayer], connected: Seats) -> list[TablePlayer]:
+    """The table with each seat's ``connected`` as given."""
     return [msgspec.structs.replace(p, connected=p.seat in connected) for p in players]
 
 
 def _tail(table: bytes, connected: Seats) -> bytes:
     """The envelope's tail from its table on, ``connected`` as given (empty: no table to set)."""
     players = _table.decode(table) if table else []
-    return _PLAYERS + _encode(_shown(players, connected)) + b"}" if players else b""
+    return _PLAYERS + _encode(shown(players, connected)) + b"}" if players else b""
 
 
 def overlay(raw: bytes, connected: Seats) -> bytes:
@@ -67,10 +68,10 @@ class Tables:
 
     def overlay(self, match_id: str, raw: bytes, connected: Seats) -> bytes:
         head, table = _parts(raw)
-        shown = self._shown.get(match_id)
-        if shown is None or shown[0] != table or shown[1] != connected:
-            shown = self._shown[match_id] = (table, connected, _tail(table, connected))
-        return head + shown[2] if shown[2] else raw
+        kept = self._shown.get(match_id)
+        if kept is None or kept[0] != table or kept[1] != connected:
+            kept = self._shown[match_id] = (table, connected, _tail(table, connected))
+        return head + kept[2] if kept[2] else raw
 
     def forget(self, match_id: str) -> None:
         self._shown.pop(match_id, None)
@@ -79,4 +80,4 @@ class Tables:
 def frame(match_id: str, version: int, raw: bytes, connected: Seats) -> bytes:
     """A presence frame: the table of the envelope ``raw`` (at ``version``), ``connected`` as given."""
     _, players = _split(raw)
-    return _encode(PresenceFrame(match_id, version, _shown(players, connected)))
+    return _encode(PresenceFrame(match_id, version, shown(players, connected)))

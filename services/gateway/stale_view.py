@@ -12,6 +12,7 @@ import msgspec
 from domain.kernel import undo
 from projections.views import envelope
 from services.commands.matches import Match
+from services.gateway import presence
 from services.gateway.hub import Hub
 from services.runtime import Runtime
 
@@ -21,8 +22,11 @@ async def at(runtime: Runtime, hub: Hub, match: Match, seat: int, version: int) 
     folded = runtime.folds.at(match, version)
     if folded is None:
         return None
-    players = await runtime.seating.of(match, folded)
-    undoer = undo.undoer(match.game, folded.state, folded.last_move)  # as the projector writes it
-    raw = msgspec.json.encode(envelope(match.game, match.id, folded.state, version, seat, players=players,
-                                       undoer=undoer))
-    return hub.overlay(match.id, raw)  # who is connected, as this gateway's streams know it
+    # who is connected, as this gateway's streams know it (what Hub.overlay sets on a stored envelope)
+    players = presence.shown(await runtime.seating.of(match, folded), hub.present.get(match.id, frozenset()))
+    # only the seat of the log's last move may be told it can undo (as the projector writes it): the
+    # others' refusals (every seat but the one accepted, in a simultaneous phase) skip the rules' check
+    last = folded.last_move
+    undoer = undo.undoer(match.game, folded.state, last) if last is not None and last[0] == seat else None
+    return msgspec.json.encode(envelope(match.game, match.id, folded.state, version, seat, players=players,
+                                        undoer=undoer))

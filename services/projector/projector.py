@@ -196,7 +196,9 @@ class Projector:
         ]
         if not moved:
             return
-        written = list(await asyncio.gather(*(self._views_at(match, folded) for match, folded in moved)))
+        # one match after another: a task each cost more than the seats' names they may wait for (cached
+        # once read: services/commands/players.py)
+        written = [await self._views_at(match, folded) for match, folded in moved]
         told = [notices.encode(at.version, folded.last_time) for at, (_, folded) in zip(written, moved, strict=True)]
         results = [match.game.result(folded.state) for match, folded in moved]
         played = [
