@@ -46,7 +46,11 @@ Send = Callable[[list[list[Any]]], Awaitable[list[Any]]]
 
 async def sent_once_more_if_reads(send: Send, commands: list[list[Any]], reads: bool) -> list[Any]:
     """``send(commands)``; ``reads``: the commands only read, so a connection lost on the way is
-    tried once more, on a new one (anything that writes is not: see above)."""
+    tried once more, on a new one (anything that writes is not: see above). Nothing to send, nothing
+    sent: an empty write waits for a reply that never comes, and its timeout closes the link under
+    every other caller (a gateway's presence refresh with no seat streamed did, every 15 s)."""
+    if not commands:
+        return []
     try:
         return await send(commands)
     except (ConnectionError, TimeoutError):

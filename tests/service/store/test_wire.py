@@ -38,6 +38,14 @@ def key() -> str:
     return f"wire:{secrets.token_hex(4)}"
 
 
+async def test_nothing_to_send_is_answered_at_once_and_the_link_stays_up(wire):
+    """An empty exchange waited for a reply that never came until its timeout closed the link under
+    every other caller (a gateway's presence refresh with no seat streamed: a 503 every 15 s)."""
+    wire.timeout_s = 0.5
+    assert await asyncio.wait_for(wire.exchange([]), 2.0) == []
+    assert await wire.exchange([["PING"]]) == [b"PONG"]
+
+
 async def test_replies_in_order_with_errors_in_their_place(wire):
     k = key()
     replies = await wire.exchange(
