@@ -40,15 +40,15 @@ def view(server: str, match_id: str, token: str) -> dict:
 
 
 def test_watch_a_live_match_then_find_the_players_on_the_leaderboard_and_their_profiles(browser, page, server):
-    register(page, "Ann")
+    register(page, "Ottilie")
     host_online(page, "mercenaries", seats=2, clock=0)
     match_id = urlsplit(page.url).fragment.split("/")[2].split("?")[0]
     others = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
     try:
         ben, dee = (other.new_page() for other in others)
         ben.goto(server + "/")
-        register(ben, "Ben")
-        ben.locator("li.open-match", has_text="Ann").first.locator("button.join").click()
+        register(ben, "Bram")
+        ben.locator("li.open-match", has_text="Ottilie").first.locator("button.join").click()
         for seen in (page, ben):
             seen.wait_for_selector("#table[data-status=active]", state="attached")
 
@@ -56,7 +56,7 @@ def test_watch_a_live_match_then_find_the_players_on_the_leaderboard_and_their_p
         dee.goto(server + "/")
         live = dee.locator(f"li.live-match[data-match='{match_id}']")
         live.wait_for()
-        assert "Ann" in live.inner_text() and "Ben" in live.inner_text()
+        assert "Ottilie" in live.inner_text() and "Bram" in live.inner_text()
         assert_accessible_at_both_widths(dee)  # the lobby as a stranger sees it: the name form, the live list
         live.locator("a.watch").click()
         dee.wait_for_selector("#table[data-status=active]", state="attached")
@@ -79,8 +79,8 @@ def test_watch_a_live_match_then_find_the_players_on_the_leaderboard_and_their_p
         page.wait_for_selector("#table[data-status=finished]", state="attached")
         # the names in the results lead to the players' profiles
         result = page.locator("#result .standings a.profile-link").first
-        assert result.inner_text() == "Ann — wins: the others conceded"
-        assert page.locator("#players a.profile-link").all_inner_texts() == ["Ann", "Ben"]
+        assert result.inner_text() == "Ottilie — wins: the others conceded"
+        assert page.locator("#players a.profile-link").all_inner_texts() == ["Ottilie", "Bram"]
         assert_accessible(page)  # the names as links keep their contrast
         # the match is over: no longer listed as being played (taken off just after its last views are
         # written, so a lobby loaded at once may still list it: loaded again until it does not). Other
@@ -101,9 +101,9 @@ def test_watch_a_live_match_then_find_the_players_on_the_leaderboard_and_their_p
     page.locator("#leaderboard tbody tr").nth(1).wait_for()
     assert "null" not in page.locator("#app").inner_text()
     assert_accessible(page)
-    page.locator("#leaderboard a.player-link", has_text="Ann").click()
+    page.locator("#leaderboard a.player-link", has_text="Ottilie").click()
     page.wait_for_selector("#profile-matches")
-    assert page.locator("#profile-name").inner_text() == "Ann"
+    assert page.locator("#profile-name").inner_text() == "Ottilie"
     assert page.locator("#profile-ratings tr[data-game=mercenaries]").count() == 1
     row = page.locator(f"#profile-matches tr.played[data-match='{match_id}']")
     assert "won (1 of 2), by a concession" in row.inner_text() and "Mercenaries" in row.inner_text()
@@ -122,7 +122,7 @@ def test_watch_a_live_match_then_find_the_players_on_the_leaderboard_and_their_p
         small.goto(server + "/#/leaderboard/mercenaries")
         small.locator("#leaderboard tbody tr").first.wait_for()
         assert_accessible(small)
-        small.locator("#leaderboard a.player-link", has_text="Ben").click()
+        small.locator("#leaderboard a.player-link", has_text="Bram").click()
         small.wait_for_selector("#profile-matches")
         assert "2 of 2" in small.locator(f"#profile-matches tr.played[data-match='{match_id}']").inner_text()
     finally:
