@@ -61,9 +61,10 @@ def nothing_revealed(game: AnyGame, seats: int, before: Any, after: Any) -> bool
     return all(game.hidden(before, seat) <= game.hidden(after, seat) for seat in [*range(seats), None])
 
 
-def undoer(game: AnyGame, state: Any, last: tuple[Seat, int] | None) -> Seat | None:
-    """The seat that may send Undo now (its view shows it), given the log's last own move (``undo_for``)."""
-    if last is None:
+def undoer(game: AnyGame, state: Any, last: tuple[Seat, int] | None, asking: Seat | None = None) -> Seat | None:
+    """The seat that may send Undo now (its view shows it), given the log's last own move (``undo_for``);
+    ``asking``: only that seat's envelope is built, so the rules are not asked if it is not the mover."""
+    if last is None or (asking is not None and asking != last[0]):
         return None
     try:
         game.decide(state, Undo(events=last[1]), last[0], Rng("undo", 0))  # an undo draws nothing

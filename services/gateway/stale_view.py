@@ -24,9 +24,8 @@ async def at(runtime: Runtime, hub: Hub, match: Match, seat: int, version: int) 
         return None
     # who is connected, as this gateway's streams know it (what Hub.overlay sets on a stored envelope)
     players = presence.shown(await runtime.seating.of(match, folded), hub.present.get(match.id, frozenset()))
-    # only the seat of the log's last move may be told it can undo (as the projector writes it): the
-    # others' refusals (every seat but the one accepted, in a simultaneous phase) skip the rules' check
-    last = folded.last_move
-    undoer = undo.undoer(match.game, folded.state, last) if last is not None and last[0] == seat else None
+    # as the projector writes it; the others' refusals (every seat but the one accepted, in a
+    # simultaneous phase) skip the rules' check
+    undoer = undo.undoer(match.game, folded.state, folded.last_move, asking=seat)
     return msgspec.json.encode(envelope(match.game, match.id, folded.state, version, seat, players=players,
                                         undoer=undoer))
