@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import itertools
 import json
@@ -78,9 +79,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+import weakref
 import zlib
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,28 @@ def source_addresses(count: int) -> None:
     ADDRESSES = itertools.cycle([f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(count)])
 
 
+# connections being opened at once: each holds a place in its server's accept queue until the server
+# answers on it, so at most this many wait there, well within the smaller backlog (the peer's Node
+# server: 511; uvicorn: 2,048). Opened all at once, at 200 matches, the queue overflowed
+# (TcpExtListenOverflows) and a dropped SYN waits 1, 3, 7 s for its retransmit.
+OPENING_AT_ONCE = 128
+_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+def opening() -> asyncio.Semaphore:
+    """The running loop's bound on connections being opened (each bench's ``run`` has its own loop)."""
+    return _opening.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(OPENING_AT_ONCE))
+
+
+def listen_overflows() -> int:
+    """This machine's count of connections dropped by a full accept queue (TcpExtListenOverflows)."""
+    lines = Path("/proc/net/netstat").read_text().splitlines()
+    names, values = next(
+        (lines[i].split(), lines[i + 1].split()) for i in range(len(lines)) if lines[i].startswith("TcpExt:")
+    )
+    return int(values[names.index("ListenOverflows")])
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -149,17 +172,31 @@ class Conn(asyncio.Protocol):
         self.streaming = False  # a stream's head has been read: chunks follow
         self.events = bytearray()  # a stream's body not yet split into events
         self.ended: asyncio.Future[None] | None = None  # a stream's end
+        self.permit: asyncio.Semaphore | None = None  # held from connecting to the server's first answer
 
-    async def open(self) -> Conn:
-        await asyncio.get_running_loop().create_connection(
-            lambda: self, "127.0.0.1", self.port, local_addr=(next(ADDRESSES), 0)
-        )
-        return self
+    async def open(self) -> None:
+        """Connect, within ``opening()``'s bound: the permit is given back when the server first
+        answers (it has accepted the connection), so only the first request or stream opens one."""
+        self.permit = opening()
+        await self.permit.acquire()
+        try:
+            await asyncio.get_running_loop().create_connection(
+                lambda: self, "127.0.0.1", self.port, local_addr=(next(ADDRESSES), 0)
+            )
+        except BaseException:
+            self.accepted()
+            raise
+
+    def accepted(self) -> None:
+        if self.permit is not None:
+            self.permit.release()
+            self.permit = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.accepted()
         for waiter in (self.reply, self.ended):
             if waiter is not None and not waiter.done():
                 waiter.set_exception(exc or ConnectionError("the server closed the connection"))
@@ -172,7 +209,9 @@ class Conn(asyncio.Protocol):
             head += f"Authorization: Bearer {token}\r\n"
         if body:
             head += "Content-Type: application/json\r\n"
-        if self.transport.is_closing():  # the server let an idle keep-alive connection go
+        if self.transport is None:  # opened by its first request, which tells when it was accepted
+            await self.open()
+        elif self.transport.is_closing():  # the server let an idle keep-alive connection go
             self.buffer.clear()
             await self.open()
         self.reply = asyncio.get_running_loop().create_future()
@@ -182,10 +221,12 @@ class Conn(asyncio.Protocol):
     async def stream(self, path: str, token: str, on_data: Callable[[bytes], None]) -> None:
         """Hand each data payload of the SSE stream (chunked transfer encoding) to ``on_data``."""
         self.on_data, self.ended = on_data, asyncio.get_running_loop().create_future()
+        await self.open()
         self.transport.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
         await self.ended
 
     def data_received(self, data: bytes) -> None:
+        self.accepted()
         self.buffer += data
         if self.streaming:
             self._chunks()
@@ -288,11 +329,17 @@ class Pacer:
         self.interval = 1 / rate if rate else 0.0
         self.next = 0.0
 
+    def wait(self) -> float:
+        """How long the next command waits for its turn (s)."""
+        if not self.interval:
+            return 0.0
+        now = time.perf_counter()
+        self.next = max(self.next + self.interval, now)
+        return self.next - now
+
     async def turn(self) -> None:
         if self.interval:
-            now = time.perf_counter()
-            self.next = max(self.next + self.interval, now)
-            await asyncio.sleep(self.next - now)
+            await asyncio.sleep(self.wait())
 
 
 class Stats:
@@ -339,7 +386,7 @@ class Match:
         self.conns: list[Conn] = []
 
     async def run(self) -> None:
-        control = await Conn(self.port).open()
+        control = Conn(self.port)
         self.conns.append(control)
         body = json.dumps({"game": "heros-tavern", "seats": 4, "bots": []}).encode()
         status, raw = await control.request("POST", "/v1/matches", body, extra=f"X-API-Key: {API_KEY}\r\n")
@@ -367,7 +414,7 @@ class Match:
                 conn.close()
 
     async def read(self, seat: int, token: str) -> None:
-        conn = await Conn(self.port).open()
+        conn = Conn(self.port)
         self.conns.append(conn)
         await conn.stream(f"/v1/matches/{self.id}/stream", token, lambda data: self.saw(seat, data))
 
@@ -412,8 +459,8 @@ class Match:
                 self.stats.move_to_all_s.append(now - at)
 
     async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
-        """How ``seat`` sends a command: a POST on a kept connection of its own."""
-        conn = await Conn(self.port).open()
+        """How ``seat`` sends a command: a POST on a kept connection of its own, opened by its first."""
+        conn = Conn(self.port)
         self.conns.append(conn)
         path = f"/v1/matches/{self.id}/commands"
         prefer = self.stats.prefer
@@ -490,7 +537,8 @@ class WsMatch(Match):
 
     async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
         url = f"ws://127.0.0.1:{self.port}/v1/matches/{self.id}/ws?access_token={token}"
-        ws = await websockets.connect(url, max_size=None, compression=None, local_addr=(next(ADDRESSES), 0))
+        async with opening():  # its handshake answered: accepted
+            ws = await websockets.connect(url, max_size=None, compression=None, local_addr=(next(ADDRESSES), 0))
         answers: asyncio.Queue[bytes] = asyncio.Queue()
 
         async def receive() -> None:
@@ -524,13 +572,283 @@ class Closing:
         task.add_done_callback(report)
 
 
+class PeerG(msgspec.Struct):
+    """The part of the peer's player view a seat acts on (tests/bench/peer/game.js's playerView)."""
+
+    hand: list[str]
+    mine: str | None  # the card this seat picked this round, until all 4 have
+    tags: dict[str, str]  # each seat's last pick's tag, shown to all: a move's mark on each client
+
+
+class PeerCtx(msgspec.Struct):
+    gameover: dict[str, Any] | None = None  # {"done": true} at the end
+
+
+class PeerState(msgspec.Struct):
+    G: PeerG
+    ctx: PeerCtx
+    state_id: int = msgspec.field(name="_stateID")
+
+
+class PeerUpdate(msgspec.Struct, array_like=True):
+    """An "update" event: its name, the match, the state (and the log, skipped unread)."""
+
+    name: str
+    match: str
+    state: PeerState
+
+
+class PeerSyncInfo(msgspec.Struct):
+    state: PeerState
+
+
+class PeerSync(msgspec.Struct, array_like=True):
+    """A "sync" event, the answer to a seat's "sync": the match's state when the seat joins."""
+
+    name: str
+    match: str
+    info: PeerSyncInfo
+
+
+peer_update = msgspec.json.Decoder(PeerUpdate).decode
+peer_sync = msgspec.json.Decoder(PeerSync).decode
+PEER_TAGS = itertools.count()  # each pick's tag, unique in the run
+# socket.io (protocol 5) over engine.io 4, on the game's namespace, as boardgame.io's client speaks it
+NAMESPACE = b"/draft"
+JOIN = b"40" + NAMESPACE + b","  # enter the namespace; the server's answer starts the same
+EVENT = b"42" + NAMESPACE + b","
+PEER_UPDATE = EVENT + b'["update",'
+PEER_SYNC = EVENT + b'["sync",'
+
+
+class PeerSocket(Conn):
+    """A WebSocket to the peer, parsed as it arrives as Conn parses SSE (a protocol, a callback per
+    message, no coroutine): the two sides' clients cost the same, where the ``websockets``
+    package cost this client three times its SSE's CPU a move (its connect alone ~2 ms)."""
+
+    async def socket(self, path: str, on_message: Callable[[bytes], None]) -> None:
+        """Hand each message to ``on_message`` until the connection ends."""
+        self.on_data, self.ended = on_message, asyncio.get_running_loop().create_future()
+        self.upgraded = False
+        self.parts = bytearray()  # a fragmented message's parts so far
+        await self.open()
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write(
+            f"GET {path} HTTP/1.1\r\nHost: bench\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        await self.ended
+
+    def send(self, payload: bytes, opcode: int = 0x81) -> None:
+        """One frame, final (0x81: text). A client's frames are masked; the key is zero, which
+        leaves the payload as it is: the mask guards proxies against a browser page's script,
+        and none is between the bench and the peer."""
+        size = len(payload)
+        if size < 126:
+            head = bytes((opcode, 0x80 | size))
+        elif size < 1 << 16:
+            head = bytes((opcode, 0x80 | 126)) + size.to_bytes(2, "big")
+        else:
+            head = bytes((opcode, 0x80 | 127)) + size.to_bytes(8, "big")
+        self.transport.write(head + b"\0\0\0\0" + payload)
+
+    def data_received(self, data: bytes) -> None:
+        self.accepted()
+        self.buffer += data
+        if not self.upgraded:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if self.buffer[9:12] != b"101":
+                self.ended.set_exception(AssertionError(f"the socket was answered {bytes(self.buffer[:end])!r}"))
+                return
+            del self.buffer[: end + 4]
+            self.upgraded = True
+        buffer = self.buffer
+        while len(buffer) >= 2:  # the server's frames: not masked
+            size, at = buffer[1] & 0x7F, 2
+            if size >= 126:
+                at = 4 if size == 126 else 10
+                if len(buffer) < at:
+                    return
+                size = int.from_bytes(buffer[2:at], "big")
+            if len(buffer) < at + size:
+                return
+            final, opcode = buffer[0] & 0x80, buffer[0] & 0x0F
+            payload = bytes(buffer[at : at + size])
+            del buffer[: at + size]
+            if opcode == 0x9:  # a ping: its pong
+                self.send(payload, 0x8A)
+            elif opcode == 0x8:  # closed by the server
+                self.transport.close()
+            elif final and not self.parts:
+                self.on_data(payload)
+            else:  # a fragment (a continuation, or a message's first)
+                self.parts += payload
+                if final:
+                    message = bytes(self.parts)
+                    self.parts.clear()
+                    self.on_data(message)
+
+
+class PeerSeat:
+    """One seat of a peer's match: its client's state, and its socket."""
+
+    def __init__(self, match: PeerMatch, seat: int, credentials: str) -> None:
+        self.match, self.player, self.credentials = match, str(seat), credentials
+        self.socket = PeerSocket(match.port)
+        self.seen: set[str] = set()  # the tags its client has shown
+        self.pending: str | None = None  # the tag of its pick in flight
+        self.sent_from = 0  # the stateID that pick was chosen from
+        self.first_try: float | None = None  # when its move was first tried (a dropped pick is tried again)
+        self.measured = False  # its move was first tried while measuring
+
+    async def play(self) -> None:
+        await self.socket.socket("/socket.io/?EIO=4&transport=websocket", self.heard)
+
+    def heard(self, frame: bytes) -> None:
+        if frame.startswith(PEER_UPDATE):
+            state = peer_update(frame[len(EVENT) :]).state
+        elif frame.startswith(PEER_SYNC):
+            state = peer_sync(frame[len(EVENT) :]).info.state
+        elif frame == b"2":  # engine.io's ping
+            self.socket.send(b"3")
+            return
+        elif frame.startswith(JOIN):  # in the namespace: ask for the match's state, as the client does
+            sync = ["sync", self.match.id, self.player, self.credentials, 4]
+            self.socket.send(EVENT + json.dumps(sync).encode())
+            return
+        else:  # the engine.io handshake, "matchData" (who is connected)
+            if frame.startswith(b"0{"):
+                self.socket.send(JOIN)
+            return
+        match, stats = self.match, self.match.stats
+        stats.views += stats.measuring
+        match.saw(state, self.seen)
+        G = state.G
+        if self.pending is not None and G.tags.get(self.player) == self.pending:
+            stats.accepted += stats.measuring
+            self.pending = self.first_try = None
+        elif stats.strict and self.pending is not None and state.state_id > self.sent_from and G.mine is None:
+            # dropped (game.js, strict): a newer state without this pick was made by another move;
+            # picked again from it, the move's time still running from its first try
+            stats.stale += stats.measuring
+            match.sent.pop(self.pending, None)
+            self.pending = None
+        if state.ctx.gameover is not None:
+            match.over.add(self.player)
+            if len(match.over) == 4:
+                match.finished.set()  # ended on all 4 clients: its last moves are measured
+            return
+        if self.pending is None and G.mine is None and G.hand:
+            self.pending, self.sent_from = f"t{next(PEER_TAGS)}", state.state_id
+            card = match.rng.choice(G.hand)
+            if wait := stats.pacer.wait():
+                asyncio.get_running_loop().call_later(wait, self.pick, card)
+            else:
+                self.pick(card)
+
+    def pick(self, card: str) -> None:
+        """Send the pick (a MAKE_MOVE action, as the client's ``moves.pick(card, tag)``)."""
+        if self.first_try is None:
+            self.first_try, self.measured = time.perf_counter(), self.match.stats.measuring
+        self.match.sent[self.pending] = [self.first_try, 0, 0.0, self.measured]
+        payload = {
+            "type": "pick",
+            "args": [card, self.pending],
+            "playerID": self.player,
+            "credentials": self.credentials,
+        }
+        update = ["update", {"type": "MAKE_MOVE", "payload": payload}, self.sent_from, self.match.id, self.player]
+        self.socket.send(EVENT + json.dumps(update).encode())
+
+
+class PeerMatch:
+    """One of the peer's matches (tests/bench/peer/: boardgame.io 0.50.2, --peer) driven by this
+    same client, as boardgame.io's own client speaks to its server: the lobby's HTTP API creates
+    the match and seats its 4 players, then each seat opens one WebSocket (socket.io on engine.io
+    4) and asks for a "sync"; the server sends every new state of the match to each seat as an
+    "update" (its player view), and a seat picks with an "update" of its own (a MAKE_MOVE action,
+    with the stateID it was chosen from and its credentials). The server answers no move: a
+    pick's tag in the state the server sends to all is its mark, and a move's time runs from its
+    first try to its tag on all 4 clients."""
+
+    def __init__(self, ports: list[int], stats: Stats, rng: random.Random) -> None:
+        self.port, self.stats, self.rng = ports[0], stats, rng
+        # tag -> [its move's first try, clients that showed it, when the first did, first tried while measuring]
+        self.sent: dict[str, list] = {}
+        self.over: set[str] = set()  # seats whose client showed the game over
+        self.finished = asyncio.Event()
+
+    async def run(self) -> None:
+        lobby = Conn(self.port + 1)  # the lobby API listens on the game server's port + 1 (server.js)
+        try:
+            status, raw = await lobby.request("POST", "/games/draft/create", b'{"numPlayers":4}')
+            assert status == 200, raw
+            self.id = json.loads(raw)["matchID"]
+            credentials = []
+            for seat in range(4):
+                body = b'{"playerID":"%d","playerName":"p%d"}' % (seat, seat)
+                status, raw = await lobby.request("POST", f"/games/draft/{self.id}/join", body)
+                assert status == 200, raw
+                credentials.append(json.loads(raw)["playerCredentials"])
+        finally:
+            lobby.close()
+        seats = [PeerSeat(self, seat, credentials[seat]) for seat in range(4)]
+        tasks = [asyncio.create_task(seat.play()) for seat in seats]
+        for task in tasks:
+            task.add_done_callback(report)
+        try:
+            await self.finished.wait()
+            self.stats.matches_done += 1
+        finally:
+            self.cut_short()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for seat in seats:
+                seat.socket.close()
+
+    def saw(self, state: PeerState, seen: set[str]) -> None:
+        """A state arrived at a seat whose client had shown the tags in ``seen``."""
+        now = time.perf_counter()
+        for tag in state.G.tags.values():
+            if tag in seen:
+                continue
+            seen.add(tag)
+            entry = self.sent.get(tag)
+            if entry is None:
+                continue
+            entry[1] += 1
+            if entry[1] == 1:
+                entry[2] = now
+            if entry[1] == 4:
+                if entry[3]:
+                    self.stats.move_to_all_s.append(now - entry[0])
+                    self.stats.spread_s.append(now - entry[2])
+                del self.sent[tag]
+
+    def cut_short(self) -> None:
+        """The run stops: the measured moves not yet on all 4 clients count at their age so far."""
+        now = time.perf_counter()
+        for entry in self.sent.values():
+            if entry[3]:
+                self.stats.unseen += 1
+                self.stats.move_to_all_s.append(now - entry[0])
+
+
 def report(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
         print("client task failed:", repr(task.exception()), file=sys.stderr)
 
 
 async def keep_matches(
-    ports: list[int], count: int, stats: Stats, stop: asyncio.Event, rng: random.Random, kind: type[Match] = Match
+    ports: list[int],
+    count: int,
+    stats: Stats,
+    stop: asyncio.Event,
+    rng: random.Random,
+    kind: type[Match] | type[PeerMatch] = Match,
 ) -> None:
     async def slot() -> None:
         while not stop.is_set():
@@ -558,8 +876,9 @@ class Floor:
         self.conns: list[Conn] = []
         self.latencies: list[float] = []
 
-    async def open(self) -> None:
-        self.conns = [await Conn(self.ports[index % len(self.ports)]).open() for index in range(self.clients)]
+    def open(self) -> None:
+        """Each opened by its first request."""
+        self.conns = [Conn(self.ports[index % len(self.ports)]) for index in range(self.clients)]
 
     async def run(self, seconds: float) -> None:
         stop = time.perf_counter() + seconds
@@ -584,15 +903,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def redis_calls(port: int | None) -> dict[str, int]:
-    """Calls so far of each Redis command (INFO commandstats), or nothing without a Redis of ours."""
+async def redis_calls(port: int | None) -> dict[str, int]:
+    """Calls so far of each Redis command (INFO commandstats), or nothing without a Redis of ours.
+    Read on the seats' loop without blocking it: a blocking read there held every seat once."""
     if port is None:
         return {}
-    with socket.create_connection(("127.0.0.1", port)) as sock:
-        sock.sendall(b"INFO commandstats\r\n")
-        reply = b""
-        while not reply.startswith(b"$") or reply.count(b"\r\n") < 2 or not reply.endswith(b"\r\n"):
-            reply += sock.recv(65536)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"INFO commandstats\r\n")
+    reply = b""
+    while not reply.startswith(b"$") or reply.count(b"\r\n") < 2 or not reply.endswith(b"\r\n"):
+        reply += await reader.read(65536)
+    writer.close()
     calls = {}
     for line in reply.decode().splitlines():
         if line.startswith("cmdstat_"):
@@ -613,12 +934,13 @@ STAGES = {
 METRICS_PORTS: list[int] = []  # the gateways' and workers' /metrics, of the services started here
 
 
-def histograms(ports: list[int]) -> dict[str, dict[float, float]]:
-    """The STAGES histograms' cumulative bucket counts, added up over ``ports``' /metrics."""
+async def histograms(ports: list[int]) -> dict[str, dict[float, float]]:
+    """The STAGES histograms' cumulative bucket counts, added up over ``ports``' /metrics. Read on
+    connections of their own without blocking the seats' loop: at saturation a busy gateway
+    answers in a second or more, and a blocking read held every seat that long (half the p99 and
+    all the max at 200 matches)."""
     found: dict[str, dict[float, float]] = {}
-    for port in ports:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
-            text = answer.read().decode()
+    for text in await asyncio.gather(*(metrics_text(port) for port in ports)):
         for line in text.splitlines():
             name, _, rest = line.partition("_bucket{")
             if name in STAGES and 'le="' in rest:
@@ -627,6 +949,16 @@ def histograms(ports: list[int]) -> dict[str, dict[float, float]]:
                 upper = float("inf") if bound == "+Inf" else float(bound)
                 buckets[upper] = buckets.get(upper, 0.0) + float(line.rsplit(" ", 1)[1])
     return found
+
+
+async def metrics_text(port: int) -> str:
+    conn = Conn(port)
+    try:
+        status, body = await conn.request("GET", "/metrics")
+    finally:
+        conn.close()
+    assert status == 200, body
+    return body.decode()
 
 
 def bucket_pct(buckets: dict[float, float], q: float) -> float | None:
@@ -654,18 +986,18 @@ class Phase:
         self.calls: dict[str, int] = {}
         self.stages: dict[str, dict[float, float]] = {}
 
-    @contextlib.contextmanager
-    def timed(self) -> Iterator[None]:
+    @contextlib.asynccontextmanager
+    async def timed(self) -> AsyncIterator[None]:
         began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
-        calls = redis_calls(self.redis_port)
-        stages = histograms(self.metrics_ports)
+        calls, stages = await asyncio.gather(redis_calls(self.redis_port), histograms(self.metrics_ports))
         yield
         self.elapsed += time.perf_counter() - began
         for name, pid in self.pids.items():
             self.cpu[name] += cpu_seconds(pid) - before[name]
-        for name, count in redis_calls(self.redis_port).items():
+        calls_after, stages_after = await asyncio.gather(redis_calls(self.redis_port), histograms(self.metrics_ports))
+        for name, count in calls_after.items():
             self.calls[name] = self.calls.get(name, 0) + count - calls.get(name, 0)
-        for name, buckets in histograms(self.metrics_ports).items():
+        for name, buckets in stages_after.items():
             summed = self.stages.setdefault(name, {})
             for upper, count in buckets.items():
                 summed[upper] = summed.get(upper, 0.0) + count - stages.get(name, {}).get(upper, 0.0)
@@ -678,6 +1010,14 @@ class Phase:
         }
 
 
+async def watch_loop(lags: list[float], tick: float = 0.01) -> None:
+    """How late the loop wakes a sleeper every ``tick`` s, into ``lags``, until cancelled."""
+    while True:
+        began = time.perf_counter()
+        await asyncio.sleep(tick)
+        lags.append(time.perf_counter() - began - tick)
+
+
 async def measure(
     ports: list[int],
     matches: int,
@@ -686,7 +1026,7 @@ async def measure(
     pids: dict[str, int] | None = None,
     rate: float = 0,
     slices: int = 4,
-    kind: type[Match] = Match,
+    kind: type[Match] | type[PeerMatch] = Match,
     redis_port: int | None = None,
     mode: str = "plain",
     floor: bool = True,
@@ -696,18 +1036,21 @@ async def measure(
     Without ``floor``, our matches in one stretch, never held (issue 31's load, and the peer's):
     a backlog that builds over seconds then shows, where a hold every slice drained it."""
     pids = {**(pids or {}), "client": os.getpid()}
+    overflows = listen_overflows()
     stats = Stats(rate, mode)
     stop = asyncio.Event()
     runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches), kind))
     clients = min(4 * matches, 256)
     bare = Floor(ports, clients)
     await asyncio.sleep(warmup)
+    lags: list[float] = []
+    watcher = asyncio.create_task(watch_loop(lags))
     ours, floors = Phase(pids, redis_port, METRICS_PORTS), Phase(pids)
     for index in range(slices if floor else 1):
         if index:
             stats.go.set()
             await asyncio.sleep(SETTLE_S)  # the held seats' burst passes
-        with ours.timed():
+        async with ours.timed():
             stats.measuring = True
             await asyncio.sleep(seconds / slices if floor else seconds)
             stats.measuring = False
@@ -717,32 +1060,40 @@ async def measure(
         await asyncio.sleep(SETTLE_S)  # the commands in flight land, and their views
         # connected for each slice: a connection kept idle while ours runs outlives the gateways'
         # keep-alive (TAVERN_KEEPALIVE_S) and is reset under the next slice's first request
-        await bare.open()
-        with floors.timed():
+        bare.open()
+        async with floors.timed():
             await bare.run(min(seconds, 5) / slices)
         bare.close()
     stats.go.set()
     if not floor:  # the moves sent last land under the same load (those later count at their age)
         await asyncio.sleep(LANDING_S)
+    watcher.cancel()
     stop.set()
     await runner
     floor_requests = max(1, len(bare.latencies))
     floor_rate = len(bare.latencies) / floors.elapsed if floor else 0
     rate = stats.accepted / ours.elapsed
+    # from a command's answer: the peer answers no move
+    answered = {
+        f"{name}_ms_p{q}": round(pct(values, q / 100), 2)
+        for name, values in (
+            ("command", stats.command_s),
+            ("own_view", stats.own_view_s),
+            ("all_views", stats.all_views_s),
+        )
+        for q in (50, 99)
+        if values
+    }
+    transports = {Match: "sse+post", WsMatch: "websocket", PeerMatch: "socket.io websocket"}
     return {
         "matches": matches,
-        "transport": "websocket" if kind is WsMatch else "sse+post",
+        "transport": transports[kind],
         "mode": mode,
         **({"rate_limit": round(1 / stats.pacer.interval)} if stats.pacer.interval else {}),
         "accepted_per_s": round(rate),
-        "statuses": stats.statuses,
+        **({"statuses": stats.statuses} if stats.statuses else {}),
         "stale_per_accepted": round(stats.stale / max(1, stats.accepted), 2),
-        "command_ms_p50": round(pct(stats.command_s, 0.5), 2),
-        "command_ms_p99": round(pct(stats.command_s, 0.99), 2),
-        "own_view_ms_p50": round(pct(stats.own_view_s, 0.5), 2),
-        "own_view_ms_p99": round(pct(stats.own_view_s, 0.99), 2),
-        "all_views_ms_p50": round(pct(stats.all_views_s, 0.5), 2),
-        "all_views_ms_p99": round(pct(stats.all_views_s, 0.99), 2),
+        **answered,
         "move_to_all_views_ms_p50": round(pct(stats.move_to_all_s, 0.5), 2),
         "move_to_all_views_ms_p99": round(pct(stats.move_to_all_s, 0.99), 2),
         "move_to_all_views_ms_max": round(pct(stats.move_to_all_s, 1.0), 2),
@@ -778,6 +1129,12 @@ async def measure(
             sum(used for name, used in ours.cpu.items() if name != "client") / max(1, stats.accepted) * 1e6
         ),
         "cpu_share_of_2_cores": round(sum(ours.cpu.values()) / ours.elapsed / 2, 2),
+        # the longest the client's loop was late, from the warm-up's end to the landing's (ms): a
+        # stall of the client (its own reads, or the machine's scheduler) delays every seat at once
+        "client_lag_ms_max": round(max(lags, default=0) * 1000, 1),
+        # connections dropped by a full accept queue during the line, warm-up and landing included
+        # (the machine's count: another process's burst would show here too)
+        "listen_overflows": listen_overflows() - overflows,
         # each stage's p50 and p99, ms (the upper bounds of the services' histogram buckets)
         "stage_ms_p50_p99": ours.stage_ms(),
         # Redis commands per accepted command, by name (INFO commandstats of the Redis started here)
@@ -790,7 +1147,7 @@ async def measure(
 async def wait_healthy(port: int) -> None:
     for _ in range(600):
         try:
-            conn = await Conn(port).open()
+            conn = Conn(port)
             status, _ = await conn.request("GET", "/healthz")
             conn.close()
             if status == 200:
@@ -800,10 +1157,10 @@ async def wait_healthy(port: int) -> None:
     sys.exit("the gateway did not start")
 
 
-def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path, modes: list[str]) -> list[dict]:
-    """The peer on the same machine in the same run: a boardgame.io 0.50.2 server (one Node
-    process, socket.io, in-memory storage) and a Node process of bot clients that never pause,
-    on a 4-seat simultaneous card draft (tests/bench/peer/). Needs node and npm."""
+def run_peer(options: argparse.Namespace, workdir: Path) -> list[dict]:
+    """The peer on the same machine in the same run, driven by this same client (PeerMatch): a
+    boardgame.io 0.50.2 server (one Node process, socket.io, in-memory storage) on a 4-seat
+    simultaneous card draft (tests/bench/peer/), started afresh for each line. Needs node and npm."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         print(json.dumps({"peer": "not run: node and npm are needed"}))
@@ -814,35 +1171,24 @@ def run_peer(counts: list[int], seconds: float, warmup: float, workdir: Path, mo
     # as it would be deployed: in development mode boardgame.io checks every move's state for
     # JSON-safety and loads immer's development build
     env = dict(os.environ, NODE_ENV="production")
-    return [
-        run_peer_once(node, peer, env | {"PEER_MODE": mode}, matches, seconds, warmup, workdir)
-        for matches in counts
-        for mode in dict.fromkeys("strict" if mode == "exact" else mode for mode in modes)
-    ]
-
-
-def run_peer_once(
-    node: str, peer: Path, env: dict[str, str], matches: int, seconds: float, warmup: float, workdir: Path
-) -> dict:
-    """One line of the peer's figures; PEER_MODE strict: its stateID checked (tests/bench/peer/game.js)."""
-    port = free_pair()
-    with open(workdir / "peer.log", "ab") as log:
-        # its log too: strict, it writes a line for every stale move it drops
-        server = subprocess.Popen([node, "server.js"], cwd=peer, env=env | {"PORT": str(port)}, stdout=log, stderr=log)
-    try:
-        run(wait_listening(port))
-        args = [node, "bench.js", str(port), str(matches), str(seconds), str(warmup), str(server.pid)]
-        done = subprocess.run(args, cwd=peer, env=env, capture_output=True, text=True)
-        if done.returncode:  # one point lost, not the run's table
-            said = [line for line in done.stderr.splitlines() if line.strip()]
-            failed = {"peer": "failed", "matches": matches, "mode": env["PEER_MODE"], "error": said[-1:]}
-            print(json.dumps(failed), flush=True)
-            return failed
-        print(done.stdout.strip(), flush=True)
-        return json.loads(done.stdout)
-    finally:
-        server.terminate()
-        server.wait(10)
+    lines = []
+    for matches, rate in zip(options.matches, rates(options), strict=True):
+        for mode in dict.fromkeys("strict" if mode == "exact" else mode for mode in options.modes):
+            port = free_pair()
+            with open(workdir / "peer.log", "ab") as log:
+                # PEER_MODE strict: its stateID checked (game.js); it logs a line for every stale move it drops
+                server_env = env | {"PEER_MODE": mode, "PORT": str(port)}
+                server = subprocess.Popen([node, "server.js"], cwd=peer, env=server_env, stdout=log, stderr=log)
+            try:
+                run(wait_listening(port))
+                args = ([port], matches, options.seconds, options.warmup, {"peer": server.pid}, rate, 1, PeerMatch)
+                figures = {"peer": "boardgame.io 0.50.2"} | run(measure(*args, mode=mode, floor=False))
+            finally:
+                server.terminate()
+                server.wait(10)
+            print(json.dumps(figures), flush=True)
+            lines.append(figures)
+    return lines
 
 
 def free_pair() -> int:
@@ -1006,7 +1352,8 @@ def main() -> None:
             process.terminate()
         for process in processes:
             process.wait(10)
-    peer = run_peer(options.matches, options.seconds, options.warmup, workdir, options.modes) if options.peer else []
+    METRICS_PORTS.clear()  # our services are gone: the peer's lines read no /metrics
+    peer = run_peer(options, workdir) if options.peer else []
     print(summary(ours, peer))
     if TRACE is not None:
         Path(options.trace).write_text(json.dumps(TRACE))
