@@ -16,9 +16,32 @@ the share of it a move takes says where the seats wait (in flight, or in the rou
 In the same run it drives the bare endpoint (POST /bench/floor: decode a msgspec command, one
 XADD) with as many concurrent clients; the ratio of the two rates is the figure. The two take
 turns (--slices), the matches held while the floor runs: this machine's speed drifts by up to 2x
-within minutes, and a floor measured after ours made the ratio swing with it. With --peer it
-then measures the peer the same way, after ours, on the same cores (tests/bench/peer/: a
-boardgame.io 0.50.2 server and its bot clients, which npm installs into the run's directory).
+within minutes, and a floor measured after ours made the ratio swing with it.
+
+With --peer it then measures the peer after ours, on the same cores, with the same client: a
+boardgame.io 0.50.2 server (tests/bench/peer/, which npm installs into the run's directory; one
+Node process, restarted for each line) on a 4-seat simultaneous card draft, its matches created
+and replaced as ours are (its lobby API: create, 4 joins), each seat on one WebSocket speaking
+boardgame.io's socket.io protocol as its own client does ("sync", then each new state an
+"update", a pick an "update" carrying the stateID it was chosen from and its credentials), and
+picking as soon as its state allows. The server answers no move: a pick carries a tag the state
+shows to all, and a move's time runs from its first try to its tag on all 4 clients, our "move
+to all views". Both sides' seats are this process's protocols (SSE and HTTP/1.1 here, WebSocket
+frames there), a callback per message, so each side's client costs about the same a move (each
+line's cpu_us_per_command["client"]). In a closed loop a seat's cycle is seats over rate, and
+the client's part of it falls outside the measured span: the peer's Node bot clients once spent
+~4 times this client's CPU a move, on the same 2 cores, and showed a lower p50 and p99 with
+fewer moves a second.
+
+The client's own figures: its reads of Redis (INFO) and of the services' /metrics at a window's
+edges are asynchronous, on connections of their own (read blocking, they held every seat once
+for the 1-2 s a saturated gateway takes to answer: the max and half the p99 at 200 matches), and
+the window's time and CPU are taken between them;
+client_lag_ms_max is the longest its loop was late while measuring. Matches start at most
+STARTING_AT_ONCE at a time, each until all its seats have their first view (Ramp: started all at
+once, 200 of the peer's overflowed its accept queue, and a dropped SYN waits seconds for its
+retransmit), and --warmup counts from when M have started (ramp_s); listen_overflows is the
+machine's count of accept queue drops over a line.
 
 --modes: how careful the clients are, each mode a line per --matches (and for the peer). plain:
 commands without a version. strict: each command carries the ``expected_version`` of the view it
@@ -57,7 +80,7 @@ same: bring it up as shipped, with TAVERN_BENCH=1 for the floor's route:
     python tests/bench/bench_service.py --matches 200 --gateway-port 17000        # through nginx
     python tests/bench/bench_service.py --matches 200 --gateway-port 17001 17002  # direct
 
-The client is a small HTTP/1.1 keep-alive client on asyncio streams (httpx would spend more CPU
+The client is a small HTTP/1.1 keep-alive client on asyncio protocols (httpx would spend more CPU
 than the server on these 2 cores). It shares the cores with the service, so it reads only what a
 player needs of a view (version, status, legal) and sends an element of ``legal`` back as the
 very bytes it received.
@@ -79,7 +102,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import weakref
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -130,19 +152,6 @@ def source_addresses(count: int) -> None:
     ADDRESSES = itertools.cycle([f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(count)])
 
 
-# connections being opened at once: each holds a place in its server's accept queue until the server
-# answers on it, so at most this many wait there, well within the smaller backlog (the peer's Node
-# server: 511; uvicorn: 2,048). Opened all at once, at 200 matches, the queue overflowed
-# (TcpExtListenOverflows) and a dropped SYN waits 1, 3, 7 s for its retransmit.
-OPENING_AT_ONCE = 128
-_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
-
-
-def opening() -> asyncio.Semaphore:
-    """The running loop's bound on connections being opened (each bench's ``run`` has its own loop)."""
-    return _opening.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(OPENING_AT_ONCE))
-
-
 def listen_overflows() -> int:
     """This machine's count of connections dropped by a full accept queue (TcpExtListenOverflows)."""
     lines = Path("/proc/net/netstat").read_text().splitlines()
@@ -172,31 +181,17 @@ class Conn(asyncio.Protocol):
         self.streaming = False  # a stream's head has been read: chunks follow
         self.events = bytearray()  # a stream's body not yet split into events
         self.ended: asyncio.Future[None] | None = None  # a stream's end
-        self.permit: asyncio.Semaphore | None = None  # held from connecting to the server's first answer
 
-    async def open(self) -> None:
-        """Connect, within ``opening()``'s bound: the permit is given back when the server first
-        answers (it has accepted the connection), so only the first request or stream opens one."""
-        self.permit = opening()
-        await self.permit.acquire()
-        try:
-            await asyncio.get_running_loop().create_connection(
-                lambda: self, "127.0.0.1", self.port, local_addr=(next(ADDRESSES), 0)
-            )
-        except BaseException:
-            self.accepted()
-            raise
-
-    def accepted(self) -> None:
-        if self.permit is not None:
-            self.permit.release()
-            self.permit = None
+    async def open(self) -> Conn:
+        await asyncio.get_running_loop().create_connection(
+            lambda: self, "127.0.0.1", self.port, local_addr=(next(ADDRESSES), 0)
+        )
+        return self
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.accepted()
         for waiter in (self.reply, self.ended):
             if waiter is not None and not waiter.done():
                 waiter.set_exception(exc or ConnectionError("the server closed the connection"))
@@ -209,9 +204,7 @@ class Conn(asyncio.Protocol):
             head += f"Authorization: Bearer {token}\r\n"
         if body:
             head += "Content-Type: application/json\r\n"
-        if self.transport is None:  # opened by its first request, which tells when it was accepted
-            await self.open()
-        elif self.transport.is_closing():  # the server let an idle keep-alive connection go
+        if self.transport.is_closing():  # the server let an idle keep-alive connection go
             self.buffer.clear()
             await self.open()
         self.reply = asyncio.get_running_loop().create_future()
@@ -221,12 +214,10 @@ class Conn(asyncio.Protocol):
     async def stream(self, path: str, token: str, on_data: Callable[[bytes], None]) -> None:
         """Hand each data payload of the SSE stream (chunked transfer encoding) to ``on_data``."""
         self.on_data, self.ended = on_data, asyncio.get_running_loop().create_future()
-        await self.open()
         self.transport.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
         await self.ended
 
     def data_received(self, data: bytes) -> None:
-        self.accepted()
         self.buffer += data
         if self.streaming:
             self._chunks()
@@ -382,27 +373,32 @@ class Match:
         self.answering: dict[int, int] = {}  # version -> the seat whose command it answered
         self.sent: dict[int, float] = {}  # version -> when the move that made it was first sent, if measured
         self.first_seen: dict[int, float] = {}  # version -> when a stream first showed it
+        self.started = asyncio.Event()  # every seat has its first view: all its connections answered
         self.finished = asyncio.Event()
         self.conns: list[Conn] = []
 
-    async def run(self) -> None:
-        control = Conn(self.port)
-        self.conns.append(control)
-        body = json.dumps({"game": "heros-tavern", "seats": 4, "bots": []}).encode()
-        status, raw = await control.request("POST", "/v1/matches", body, extra=f"X-API-Key: {API_KEY}\r\n")
-        assert status == 201, raw
-        created = json.loads(raw)
-        self.id = created["match_id"]
-        self.born = time.perf_counter()
-        # with several gateways, a match's requests all go to one, chosen by its id (as a balancer
-        # hashing the path's match id would): its fold cache and command chains stay in one place
-        self.port = self.ports[zlib.crc32(self.id.encode()) % len(self.ports)]
-        tokens = [seat["token"] for seat in created["seats"]]
-        tasks = [asyncio.create_task(self.read(seat, tokens[seat])) for seat in range(4)]
-        tasks += [asyncio.create_task(self.play(seat, tokens[seat])) for seat in range(4)]
-        for task in tasks:
-            task.add_done_callback(report)
+    async def run(self, ramp: Ramp | None = None) -> None:
+        """Play the match to its end, started within ``ramp``'s bound."""
+        tasks: list[asyncio.Task] = []
         try:
+            async with ramp.start() if ramp else contextlib.nullcontext():
+                control = await Conn(self.port).open()
+                self.conns.append(control)
+                body = json.dumps({"game": "heros-tavern", "seats": 4, "bots": []}).encode()
+                status, raw = await control.request("POST", "/v1/matches", body, extra=f"X-API-Key: {API_KEY}\r\n")
+                assert status == 201, raw
+                created = json.loads(raw)
+                self.id = created["match_id"]
+                self.born = time.perf_counter()
+                # with several gateways, a match's requests all go to one, chosen by its id (as a balancer
+                # hashing the path's match id would): its fold cache and command chains stay in one place
+                self.port = self.ports[zlib.crc32(self.id.encode()) % len(self.ports)]
+                tokens = [seat["token"] for seat in created["seats"]]
+                tasks = [asyncio.create_task(self.read(seat, tokens[seat])) for seat in range(4)]
+                tasks += [asyncio.create_task(self.play(seat, tokens[seat])) for seat in range(4)]
+                for task in tasks:
+                    task.add_done_callback(report)
+                await self.started.wait()
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:  # also when the run stops mid-match: no stream reader outlives the loop
@@ -414,7 +410,7 @@ class Match:
                 conn.close()
 
     async def read(self, seat: int, token: str) -> None:
-        conn = Conn(self.port)
+        conn = await Conn(self.port).open()
         self.conns.append(conn)
         await conn.stream(f"/v1/matches/{self.id}/stream", token, lambda data: self.saw(seat, data))
 
@@ -442,6 +438,8 @@ class Match:
         self.seen[seat] = version
         self.views[seat] = view
         self.wake[seat].set()
+        if not self.started.is_set() and None not in self.views:
+            self.started.set()
         if view.status == "finished" and all(seen is not None and seen.status == "finished" for seen in self.views):
             self.finished.set()  # ended on all 4 streams: its last moves are measured
         done = [v for v in self.answered if v <= min(self.seen)]
@@ -459,8 +457,8 @@ class Match:
                 self.stats.move_to_all_s.append(now - at)
 
     async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
-        """How ``seat`` sends a command: a POST on a kept connection of its own, opened by its first."""
-        conn = Conn(self.port)
+        """How ``seat`` sends a command: a POST on a kept connection of its own."""
+        conn = await Conn(self.port).open()
         self.conns.append(conn)
         path = f"/v1/matches/{self.id}/commands"
         prefer = self.stats.prefer
@@ -537,8 +535,7 @@ class WsMatch(Match):
 
     async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
         url = f"ws://127.0.0.1:{self.port}/v1/matches/{self.id}/ws?access_token={token}"
-        async with opening():  # its handshake answered: accepted
-            ws = await websockets.connect(url, max_size=None, compression=None, local_addr=(next(ADDRESSES), 0))
+        ws = await websockets.connect(url, max_size=None, compression=None, local_addr=(next(ADDRESSES), 0))
         answers: asyncio.Queue[bytes] = asyncio.Queue()
 
         async def receive() -> None:
@@ -631,7 +628,6 @@ class PeerSocket(Conn):
         self.on_data, self.ended = on_message, asyncio.get_running_loop().create_future()
         self.upgraded = False
         self.parts = bytearray()  # a fragmented message's parts so far
-        await self.open()
         key = base64.b64encode(os.urandom(16)).decode()
         self.transport.write(
             f"GET {path} HTTP/1.1\r\nHost: bench\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -653,7 +649,6 @@ class PeerSocket(Conn):
         self.transport.write(head + b"\0\0\0\0" + payload)
 
     def data_received(self, data: bytes) -> None:
-        self.accepted()
         self.buffer += data
         if not self.upgraded:
             end = self.buffer.find(b"\r\n\r\n")
@@ -704,6 +699,7 @@ class PeerSeat:
         self.measured = False  # its move was first tried while measuring
 
     async def play(self) -> None:
+        await self.socket.open()
         await self.socket.socket("/socket.io/?EIO=4&transport=websocket", self.heard)
 
     def heard(self, frame: bytes) -> None:
@@ -711,6 +707,9 @@ class PeerSeat:
             state = peer_update(frame[len(EVENT) :]).state
         elif frame.startswith(PEER_SYNC):
             state = peer_sync(frame[len(EVENT) :]).info.state
+            self.match.synced += 1
+            if self.match.synced == 4:
+                self.match.started.set()
         elif frame == b"2":  # engine.io's ping
             self.socket.send(b"3")
             return
@@ -778,27 +777,35 @@ class PeerMatch:
         # tag -> [its move's first try, clients that showed it, when the first did, first tried while measuring]
         self.sent: dict[str, list] = {}
         self.over: set[str] = set()  # seats whose client showed the game over
+        self.synced = 0  # seats whose client has the match's state
+        self.started = asyncio.Event()  # every seat's client has it: all its connections answered
         self.finished = asyncio.Event()
 
-    async def run(self) -> None:
-        lobby = Conn(self.port + 1)  # the lobby API listens on the game server's port + 1 (server.js)
+    async def run(self, ramp: Ramp | None = None) -> None:
+        """Play the match to its end, started within ``ramp``'s bound."""
+        tasks: list[asyncio.Task] = []
+        seats: list[PeerSeat] = []
         try:
-            status, raw = await lobby.request("POST", "/games/draft/create", b'{"numPlayers":4}')
-            assert status == 200, raw
-            self.id = json.loads(raw)["matchID"]
-            credentials = []
-            for seat in range(4):
-                body = b'{"playerID":"%d","playerName":"p%d"}' % (seat, seat)
-                status, raw = await lobby.request("POST", f"/games/draft/{self.id}/join", body)
-                assert status == 200, raw
-                credentials.append(json.loads(raw)["playerCredentials"])
-        finally:
-            lobby.close()
-        seats = [PeerSeat(self, seat, credentials[seat]) for seat in range(4)]
-        tasks = [asyncio.create_task(seat.play()) for seat in seats]
-        for task in tasks:
-            task.add_done_callback(report)
-        try:
+            async with ramp.start() if ramp else contextlib.nullcontext():
+                # the lobby API listens on the game server's port + 1 (server.js)
+                lobby = await Conn(self.port + 1).open()
+                try:
+                    status, raw = await lobby.request("POST", "/games/draft/create", b'{"numPlayers":4}')
+                    assert status == 200, raw
+                    self.id = json.loads(raw)["matchID"]
+                    credentials = []
+                    for seat in range(4):
+                        body = b'{"playerID":"%d","playerName":"p%d"}' % (seat, seat)
+                        status, raw = await lobby.request("POST", f"/games/draft/{self.id}/join", body)
+                        assert status == 200, raw
+                        credentials.append(json.loads(raw)["playerCredentials"])
+                finally:
+                    lobby.close()
+                seats = [PeerSeat(self, seat, credentials[seat]) for seat in range(4)]
+                tasks = [asyncio.create_task(seat.play()) for seat in seats]
+                for task in tasks:
+                    task.add_done_callback(report)
+                await self.started.wait()
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:
@@ -842,6 +849,33 @@ def report(task: asyncio.Task) -> None:
         print("client task failed:", repr(task.exception()), file=sys.stderr)
 
 
+class Ramp:
+    """Matches start at most STARTING_AT_ONCE at a time, each until every seat has its first view
+    (all its connections answered): after its creation's answer, 8 connections a match (ours; the
+    peer's 4) may wait in a server's accept queue at once, 400 (200) at most, within its backlog
+    (uvicorn: 2,048; the peer's Node server: 511). Started all at once, 200 matches' connections overflowed the peer's
+    (TcpExtListenOverflows: thousands), and a dropped SYN waits 1, 3, 7 s for its retransmit, its
+    seat idle: the peer, CPU-starved, accepts a connection per turn of its event loop (tens a
+    second). The warm-up counts from when as many have started as run at once."""
+
+    def __init__(self, count: int) -> None:
+        self.bound = asyncio.Semaphore(STARTING_AT_ONCE)
+        self.left = count  # starts until as many have started as run at once
+        self.done = asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def start(self) -> AsyncIterator[None]:
+        async with self.bound:
+            yield
+        self.left -= 1  # not when it failed: its slot starts another
+        if self.left <= 0:
+            self.done.set()
+
+
+STARTING_AT_ONCE = 50
+RAMP_S = 120.0  # the longest the warm-up waits for the first matches to start
+
+
 async def keep_matches(
     ports: list[int],
     count: int,
@@ -849,11 +883,12 @@ async def keep_matches(
     stop: asyncio.Event,
     rng: random.Random,
     kind: type[Match] | type[PeerMatch] = Match,
+    ramp: Ramp | None = None,
 ) -> None:
     async def slot() -> None:
         while not stop.is_set():
             try:
-                await kind(ports, stats, random.Random(rng.random())).run()
+                await kind(ports, stats, random.Random(rng.random())).run(ramp)
             except ConnectionError as problem:  # its creation's connection reset: a new match in its slot
                 print("a match's creation failed:", repr(problem), file=sys.stderr)
 
@@ -876,9 +911,8 @@ class Floor:
         self.conns: list[Conn] = []
         self.latencies: list[float] = []
 
-    def open(self) -> None:
-        """Each opened by its first request."""
-        self.conns = [Conn(self.ports[index % len(self.ports)]) for index in range(self.clients)]
+    async def open(self) -> None:
+        self.conns = [await Conn(self.ports[index % len(self.ports)]).open() for index in range(self.clients)]
 
     async def run(self, seconds: float) -> None:
         stop = time.perf_counter() + seconds
@@ -952,7 +986,7 @@ async def histograms(ports: list[int]) -> dict[str, dict[float, float]]:
 
 
 async def metrics_text(port: int) -> str:
-    conn = Conn(port)
+    conn = await Conn(port).open()
     try:
         status, body = await conn.request("GET", "/metrics")
     finally:
@@ -988,8 +1022,10 @@ class Phase:
 
     @contextlib.asynccontextmanager
     async def timed(self) -> AsyncIterator[None]:
-        began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+        # the counts are read before the window and after it: a saturated gateway takes a second or
+        # more to answer its /metrics, and the window's time and CPU are not to include that wait
         calls, stages = await asyncio.gather(redis_calls(self.redis_port), histograms(self.metrics_ports))
+        began, before = time.perf_counter(), {name: cpu_seconds(pid) for name, pid in self.pids.items()}
         yield
         self.elapsed += time.perf_counter() - began
         for name, pid in self.pids.items():
@@ -1039,9 +1075,14 @@ async def measure(
     overflows = listen_overflows()
     stats = Stats(rate, mode)
     stop = asyncio.Event()
-    runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches), kind))
+    ramp = Ramp(matches)
+    began = time.perf_counter()
+    runner = asyncio.create_task(keep_matches(ports, matches, stats, stop, random.Random(matches), kind, ramp))
     clients = min(4 * matches, 256)
     bare = Floor(ports, clients)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(ramp.done.wait(), RAMP_S)
+    ramp_s = time.perf_counter() - began
     await asyncio.sleep(warmup)
     lags: list[float] = []
     watcher = asyncio.create_task(watch_loop(lags))
@@ -1060,7 +1101,7 @@ async def measure(
         await asyncio.sleep(SETTLE_S)  # the commands in flight land, and their views
         # connected for each slice: a connection kept idle while ours runs outlives the gateways'
         # keep-alive (TAVERN_KEEPALIVE_S) and is reset under the next slice's first request
-        bare.open()
+        await bare.open()
         async with floors.timed():
             await bare.run(min(seconds, 5) / slices)
         bare.close()
@@ -1106,6 +1147,10 @@ async def measure(
         # each seat's mean time from one move to its next (Little's law: seats over rate); the
         # part of it that is not the move itself is spent waiting for the round, or in the client
         "seat_cycle_ms": round(4 * matches / rate * 1000, 1) if rate else None,
+        # from the first match's creation until as many had started as run at once (Ramp), and
+        # how many had not when the warm-up began all the same (RAMP_S)
+        "ramp_s": round(ramp_s, 1),
+        **({"matches_not_started": ramp.left} if ramp.left > 0 else {}),
         "matches_finished": stats.matches_done,
         # coalescing: each stream gets the newest view, so a busy server sends fewer than 4 per command
         "views_per_command": round(stats.views / max(1, stats.accepted), 2),
@@ -1147,7 +1192,7 @@ async def measure(
 async def wait_healthy(port: int) -> None:
     for _ in range(600):
         try:
-            conn = Conn(port)
+            conn = await Conn(port).open()
             status, _ = await conn.request("GET", "/healthz")
             conn.close()
             if status == 200:
@@ -1283,7 +1328,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--trace",
-        help="write each measured move's times to this file (JSON: match, version, seat, sent, answered,"
+        help="write each of our measured moves' times to this file (JSON: match, version, seat, sent, answered,"
         " first and fourth stream, the match's creation; perf_counter seconds)",
     )
     parser.add_argument(
