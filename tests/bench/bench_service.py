@@ -34,9 +34,9 @@ the client's part of it falls outside the measured span: the peer's Node bot cli
 fewer moves a second.
 
 The client's own figures: its reads of Redis (INFO) and of the services' /metrics at a window's
-edges are asynchronous, on connections of their own (read blocking, they held every seat once
-for the 1-2 s a saturated gateway takes to answer: the max and half the p99 at 200 matches), and
-the window's time and CPU are taken between them;
+edges are asynchronous, on connections of their own, and the window's time and CPU are taken
+between them (read blocking, they held every seat once for the seconds a saturated worker's
+/metrics, a thread of a busy process, takes to answer: the max and half the p99 at 200 matches);
 client_lag_ms_max is the longest its loop was late while measuring. Matches start at most
 STARTING_AT_ONCE at a time, each until all its seats have their first view (Ramp: started all at
 once, 200 of the peer's overflowed its accept queue, and a dropped SYN waits seconds for its
@@ -355,6 +355,7 @@ class Stats:
         self.unseen = 0
         self.views = 0  # views that arrived on the streams while measuring
         self.matches_done = 0
+        self.playing = 0  # matches started (every seat has its view) and not ended
         self.measuring = False
         self.go = asyncio.Event()  # cleared while the floor is measured: the seats hold their commands
         self.go.set()
@@ -380,6 +381,7 @@ class Match:
     async def run(self, ramp: Ramp | None = None) -> None:
         """Play the match to its end, started within ``ramp``'s bound."""
         tasks: list[asyncio.Task] = []
+        playing = False
         try:
             async with ramp.start() if ramp else contextlib.nullcontext():
                 control = await Conn(self.port).open()
@@ -399,9 +401,12 @@ class Match:
                 for task in tasks:
                     task.add_done_callback(report)
                 await self.started.wait()
+            playing = True
+            self.stats.playing += 1
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:  # also when the run stops mid-match: no stream reader outlives the loop
+            self.stats.playing -= playing
             self.cut_short()
             for task in tasks:
                 task.cancel()
@@ -785,6 +790,7 @@ class PeerMatch:
         """Play the match to its end, started within ``ramp``'s bound."""
         tasks: list[asyncio.Task] = []
         seats: list[PeerSeat] = []
+        playing = False
         try:
             async with ramp.start() if ramp else contextlib.nullcontext():
                 # the lobby API listens on the game server's port + 1 (server.js)
@@ -806,9 +812,12 @@ class PeerMatch:
                 for task in tasks:
                     task.add_done_callback(report)
                 await self.started.wait()
+            playing = True
+            self.stats.playing += 1
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:
+            self.stats.playing -= playing
             self.cut_short()
             for task in tasks:
                 task.cancel()
@@ -855,8 +864,9 @@ class Ramp:
     peer's 4) may wait in a server's accept queue at once, 400 (200) at most, within its backlog
     (uvicorn: 2,048; the peer's Node server: 511). Started all at once, 200 matches' connections overflowed the peer's
     (TcpExtListenOverflows: thousands), and a dropped SYN waits 1, 3, 7 s for its retransmit, its
-    seat idle: the peer, CPU-starved, accepts a connection per turn of its event loop (tens a
-    second). The warm-up counts from when as many have started as run at once."""
+    seat idle: at 200 matches here the peer accepted 20 to 30 connections a second (one per turn
+    of its event loop) and the gateway about 40 (ss -ltn: its queue 50 to 380 deep). The warm-up
+    counts from when as many have started as run at once."""
 
     def __init__(self, count: int) -> None:
         self.bound = asyncio.Semaphore(STARTING_AT_ONCE)
@@ -1046,12 +1056,15 @@ class Phase:
         }
 
 
-async def watch_loop(lags: list[float], tick: float = 0.01) -> None:
-    """How late the loop wakes a sleeper every ``tick`` s, into ``lags``, until cancelled."""
+async def watch_loop(lags: list[float], stats: Stats, playing: list[int], tick: float = 0.01) -> None:
+    """How late the loop wakes a sleeper every ``tick`` s, into ``lags``, and while measuring how
+    many matches are in play, into ``playing``, until cancelled."""
     while True:
         began = time.perf_counter()
         await asyncio.sleep(tick)
         lags.append(time.perf_counter() - began - tick)
+        if stats.measuring:
+            playing.append(stats.playing)
 
 
 async def measure(
@@ -1085,7 +1098,8 @@ async def measure(
     ramp_s = time.perf_counter() - began
     await asyncio.sleep(warmup)
     lags: list[float] = []
-    watcher = asyncio.create_task(watch_loop(lags))
+    playing: list[int] = []
+    watcher = asyncio.create_task(watch_loop(lags, stats, playing))
     ours, floors = Phase(pids, redis_port, METRICS_PORTS), Phase(pids)
     for index in range(slices if floor else 1):
         if index:
@@ -1152,6 +1166,9 @@ async def measure(
         "ramp_s": round(ramp_s, 1),
         **({"matches_not_started": ramp.left} if ramp.left > 0 else {}),
         "matches_finished": stats.matches_done,
+        # of the M, those in play (every seat has its view, not ended) while measuring, on average:
+        # the others are being started (Ramp), their seats idle
+        "matches_in_play_mean": round(sum(playing) / max(1, len(playing)), 1),
         # coalescing: each stream gets the newest view, so a busy server sends fewer than 4 per command
         "views_per_command": round(stats.views / max(1, stats.accepted), 2),
         **(
