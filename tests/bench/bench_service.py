@@ -29,9 +29,8 @@ shows to all, and a move's time runs from its first try to its tag on all 4 clie
 to all views". Both sides' seats are this process's protocols (SSE and HTTP/1.1 here, WebSocket
 frames there), a callback per message, so each side's client costs about the same a move (each
 line's cpu_us_per_command["client"]). In a closed loop a seat's cycle is seats over rate, and
-the client's part of it falls outside the measured span: the peer's Node bot clients once spent
-~4 times this client's CPU a move, on the same 2 cores, and showed a lower p50 and p99 with
-fewer moves a second.
+the client's part of it falls outside the measured span: the peer's own Node clients, which drove
+it before, spent 750-990 us of CPU a move on the same 2 cores (this client: ~210).
 
 The client's own figures: its reads of Redis (INFO) and of the services' /metrics at a window's
 edges are asynchronous, on connections of their own, and the window's time and CPU are taken
@@ -41,7 +40,8 @@ client_lag_ms_max is the longest its loop was late while measuring. Matches star
 STARTING_AT_ONCE at a time, each until all its seats have their first view (Ramp: started all at
 once, 200 of the peer's overflowed its accept queue, and a dropped SYN waits seconds for its
 retransmit), and --warmup counts from when M have started (ramp_s); listen_overflows is the
-machine's count of accept queue drops over a line.
+machine's count of accept queue drops over a line. Of the M, matches_in_play_mean were in play on
+average while measuring (every seat has its view, not ended), the others being started.
 
 --modes: how careful the clients are, each mode a line per --matches (and for the peer). plain:
 commands without a version. strict: each command carries the ``expected_version`` of the view it
