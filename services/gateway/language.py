@@ -5,6 +5,7 @@ and ``Vary: Accept-Language``."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
@@ -17,6 +18,7 @@ VARY = "Accept-Language"
 VARY_WITH_TOKEN = "Accept-Language, Authorization"
 
 
+@functools.lru_cache(maxsize=256)  # a few headers come again and again (each refused command asks)
 def negotiated(accept_language: str | None) -> str:
     """The first of ``LANGUAGES`` by ``Accept-Language`` (RFC 9110 12.5.4): each range with its
     weight (``q``, default 1; 0 refuses it), the higher first, ties in the header's order; a range
@@ -69,7 +71,8 @@ def choose(
 def of_scope(scope: MutableMapping[str, Any], setting: str | None = None) -> str:
     """The language of an answer given from a bare ASGI scope (an error, a refused command): as
     ``choose``, a malformed ``?lang=`` left out (the error at hand is what the answer says)."""
-    query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+    raw = scope.get("query_string", b"")
+    query = dict(parse_qsl(raw.decode("latin-1"))) if raw else {}  # (a command's path has none)
     headers = scope.get("headers", ())
     accept = next((value.decode("latin-1") for key, value in headers if key == b"accept-language"), None)
     return choose(query, accept, setting, strict=False)
