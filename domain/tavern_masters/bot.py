@@ -31,6 +31,16 @@ def patron_sample(dirty_deeds: bool, card_list: int) -> tuple[str, ...]:
     return deck_cards("patron", dirty_deeds, card_list)
 
 
+@cache
+def patron_kinds(dirty_deeds: bool, card_list: int) -> tuple[tuple[str, int], ...]:
+    """The Patron deck as (an instance of each kind, copies of that kind): what a Patron asks of a
+    Tavern and earns there depends on its kind only, so a measure over the deck takes each kind once."""
+    kinds: dict[str, list[str]] = {}
+    for c in patron_sample(dirty_deeds, card_list):
+        kinds.setdefault(card(c).id, []).append(c)
+    return tuple((copies[-1], len(copies)) for copies in kinds.values())
+
+
 def coverage(tavern: tuple[str, ...], view: Any) -> float:
     """The share of the Patron deck this Tavern could seat."""
     return _coverage(tavern, view.dirty_deeds, view.card_list)
@@ -38,8 +48,8 @@ def coverage(tavern: tuple[str, ...], view: Any) -> float:
 
 @lru_cache(maxsize=4096)  # asked of the same few Taverns for every card of every move a playout makes
 def _coverage(tavern: tuple[str, ...], dirty_deeds: bool, card_list: int) -> float:
-    sample = patron_sample(dirty_deeds, card_list)
-    return sum(wants_met(p, tavern) for p in sample) / len(sample)
+    seated = sum(copies for p, copies in patron_kinds(dirty_deeds, card_list) if wants_met(p, tavern))
+    return seated / len(patron_sample(dirty_deeds, card_list))
 
 
 def rounds_left(view: Any) -> int:
@@ -59,9 +69,9 @@ def own_income(card_id: str, tavern: tuple[str, ...], view: Any) -> float:
 def _own_income(card_id: str, tavern: tuple[str, ...], seated: tuple[str, ...], dirty_deeds: bool,
                 card_list: int) -> float:
     now = card_income(card_id, seated)
-    sample = patron_sample(dirty_deeds, card_list)
-    more = sum(card_income(card_id, (*seated, p)) - now for p in sample if wants_met(p, tavern))
-    return now + PATRONS_A_NIGHT * more / len(sample)
+    more = sum(copies * (card_income(card_id, (*seated, p)) - now)
+               for p, copies in patron_kinds(dirty_deeds, card_list) if wants_met(p, tavern))
+    return now + PATRONS_A_NIGHT * more / len(patron_sample(dirty_deeds, card_list))
 
 
 def card_gain(card_id: str, view: Any) -> float:
