@@ -31,15 +31,21 @@ def patron_sample(dirty_deeds: bool, card_list: int) -> tuple[str, ...]:
     return deck_cards("patron", dirty_deeds, card_list)
 
 
-def coverage(tavern: tuple[str, ...], view: Any) -> float:
-    """The share of the Patron deck this Tavern could seat."""
-    return _coverage(tavern, view.dirty_deeds, view.card_list)
+@cache
+def patron_kinds(dirty_deeds: bool, card_list: int) -> tuple[tuple[str, int], ...]:
+    """The Patron deck as (an instance of each kind, copies of that kind): what a Patron asks of a
+    Tavern and earns there depends on its kind only, so a measure over the deck takes each kind once."""
+    kinds: dict[str, list[str]] = {}
+    for c in patron_sample(dirty_deeds, card_list):
+        kinds.setdefault(card(c).id, []).append(c)
+    return tuple((copies[-1], len(copies)) for copies in kinds.values())
 
 
 @lru_cache(maxsize=4096)  # asked of the same few Taverns for every card of every move a playout makes
-def _coverage(tavern: tuple[str, ...], dirty_deeds: bool, card_list: int) -> float:
-    sample = patron_sample(dirty_deeds, card_list)
-    return sum(wants_met(p, tavern) for p in sample) / len(sample)
+def coverage(tavern: tuple[str, ...], dirty_deeds: bool, card_list: int) -> float:
+    """The share of the Patron deck this Tavern could seat."""
+    seated = sum(copies for p, copies in patron_kinds(dirty_deeds, card_list) if wants_met(p, tavern))
+    return seated / len(patron_sample(dirty_deeds, card_list))
 
 
 def rounds_left(view: Any) -> int:
@@ -48,34 +54,35 @@ def rounds_left(view: Any) -> int:
     return max(0, view.rounds - view.round)
 
 
-def own_income(card_id: str, tavern: tuple[str, ...], view: Any) -> float:
-    """A card's own income at a Till in this Tavern: with the Patrons in hand it can seat, plus what a
-    Night's deal is expected to add to it (an income for every Patron grows with the Patrons)."""
-    seated = (*tavern, *(c for c in view.hand if card(c).kind == "patron" and wants_met(c, tavern)))
-    return _own_income(card_id, tavern, seated, view.dirty_deeds, view.card_list)
-
-
-@lru_cache(maxsize=4096)  # as _coverage: the same cards in the same few Taverns, over and over
+@lru_cache(maxsize=4096)  # as coverage: the same cards in the same few Taverns, over and over
 def _own_income(card_id: str, tavern: tuple[str, ...], seated: tuple[str, ...], dirty_deeds: bool,
                 card_list: int) -> float:
+    """A card's own income at a Till in this Tavern: with the Patrons in hand it can seat, plus what a
+    Night's deal is expected to add to it (an income for every Patron grows with the Patrons)."""
     now = card_income(card_id, seated)
-    sample = patron_sample(dirty_deeds, card_list)
-    more = sum(card_income(card_id, (*seated, p)) - now for p in sample if wants_met(p, tavern))
-    return now + PATRONS_A_NIGHT * more / len(sample)
+    more = sum(copies * (card_income(card_id, (*seated, p)) - now)
+               for p, copies in patron_kinds(dirty_deeds, card_list) if wants_met(p, tavern))
+    return now + PATRONS_A_NIGHT * more / len(patron_sample(dirty_deeds, card_list))
 
 
 def card_gain(card_id: str, view: Any) -> float:
     """The Gold a Goods or Staff card should bring over the rounds left, before its price: Patrons
     from the deck it lets in, Patrons in hand it lets in, its own income, Patrons it keeps."""
-    me = view.players[view.seat]
-    tavern = me.tavern
-    more = (*tavern, card_id)
     nights = rounds_left(view) + (1 if view.phase in ("day", "draft", "mulligan") else 0)
-    seats = coverage(more, view) - coverage(tavern, view)
-    own = own_income(card_id, more, view)
-    waiting = [c for c in view.hand if card(c).kind == "patron" and not wants_met(c, tavern)]
+    patrons = tuple(c for c in view.hand if card(c).kind == "patron")
+    return _card_gain(card_id, view.players[view.seat].tavern, patrons, nights, view.dirty_deeds, view.card_list)
+
+
+@lru_cache(maxsize=65536)  # the search's playouts ask it of the same hands and Taverns deal after deal
+def _card_gain(card_id: str, tavern: tuple[str, ...], patrons_in_hand: tuple[str, ...], nights: int,
+               dirty_deeds: bool, card_list: int) -> float:
+    more = (*tavern, card_id)
+    seats = coverage(more, dirty_deeds, card_list) - coverage(tavern, dirty_deeds, card_list)
+    seated = (*more, *(c for c in patrons_in_hand if wants_met(c, more)))
+    own = _own_income(card_id, more, seated, dirty_deeds, card_list)
+    waiting = [c for c in patrons_in_hand if not wants_met(c, tavern)]
     let_in = sum(wants_met(c, more) for c in waiting) if nights else 0
-    patrons = [c for c in (*tavern, *view.hand) if card(c).kind == "patron"]
+    patrons = [c for c in (*tavern, *patrons_in_hand) if card(c).kind == "patron"]
     kept = sum(1 for c in patrons if not stays(c, (*tavern, c)) and stays(c, (*more, c)))
     return (seats * PATRONS_A_NIGHT + own) * nights + 1.5 * let_in + kept * min(nights, 2)
 

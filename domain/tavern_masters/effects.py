@@ -26,7 +26,7 @@ from domain.tavern_masters import events as ev
 from domain.tavern_masters.builder import Builder
 from domain.tavern_masters.content import Effect, card
 from domain.tavern_masters.state import State
-from domain.tavern_masters.terms import any_matches, patron_type, phrase
+from domain.tavern_masters.terms import any_matches, patron_type, phrase, tavern_labels
 
 # --- the Tavern: income, Nobles, hiring, Wants and Likes ---------------------------------------
 
@@ -50,13 +50,13 @@ def hires_free(card_id: str, tavern: tuple[str, ...]) -> bool:
 def wants_met(card_id: str, tavern: tuple[str, ...]) -> bool:
     """A Patron may be played when the Tavern has what it Wants; a Noble also needs an enabling card."""
     defn = card(card_id)
-    return any_matches(tavern, defn.wants) and (not defn.noble or allows_nobles(tavern))
+    return phrase(defn.wants) in tavern_labels(tavern) and (not defn.noble or allows_nobles(tavern))
 
 
 def stays(patron_id: str, seen: tuple[str, ...]) -> bool:
     """A Patron stays after the Till when something it Likes was in the Tavern this round."""
-    others = [c for c in seen if c != patron_id]
-    return any(any_matches(others, like) for like in card(patron_id).likes)
+    others = tavern_labels(tuple(c for c in seen if c != patron_id))
+    return any(phrase(like) in others for like in card(patron_id).likes)
 
 
 # --- dirty deeds --------------------------------------------------------------------------------

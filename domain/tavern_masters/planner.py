@@ -32,7 +32,7 @@ costs well under the 50 ms of a worker (tests/bench/bench_search_bot.py --bot pl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -41,7 +41,7 @@ import msgspec
 from domain.kernel import Command, Rng
 from domain.tavern_masters import bot as greedy
 from domain.tavern_masters import commands as cmd
-from domain.tavern_masters.bot import PATRONS_A_NIGHT, patron_sample
+from domain.tavern_masters.bot import PATRONS_A_NIGHT, patron_kinds
 from domain.tavern_masters.content import card
 from domain.tavern_masters.effects import hires_free, is_tavern_card, stays, wants_met
 from domain.tavern_masters.events import Offer
@@ -53,22 +53,13 @@ NO_PURSE = float("inf")  # a draft pick or a discard: the hand is played over se
 WIDEST = 6  # Goods and Staff of a hand combined at most (64 sets): the time a move takes stays bounded
 
 
-@cache
-def _patron_kinds(dirty_deeds: bool, card_list: int) -> tuple[tuple[str, int], ...]:
-    """The Patron deck as (an instance of each kind, copies of that kind)."""
-    kinds: dict[str, list[str]] = {}
-    for c in patron_sample(dirty_deeds, card_list):
-        kinds.setdefault(card(c).id, []).append(c)
-    return tuple((copies[-1], len(copies)) for copies in kinds.values())
-
-
 @lru_cache(maxsize=65536)  # a worker's memory stays bounded
 def _model(tavern: tuple[str, ...], dirty_deeds: bool, card_list: int) -> tuple[int, float, float, float, int]:
     """(income now, share of the Patron deck it seats, Gold one more seated Patron adds on average,
     share of the seated who stay, income once the Patrons in it who Like nothing have left)."""
     now = till_income(tavern)
     total = seated = adds = stay = 0.0
-    for patron, copies in _patron_kinds(dirty_deeds, card_list):
+    for patron, copies in patron_kinds(dirty_deeds, card_list):
         total += copies
         if patron not in tavern and wants_met(patron, tavern):
             seated += copies

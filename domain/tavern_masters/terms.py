@@ -61,6 +61,13 @@ def any_matches(card_ids: tuple[str, ...] | list[str], term: str) -> bool:
     return any(wanted in labels(c) for c in card_ids)
 
 
+@lru_cache(maxsize=65536)  # a worker's memory stays bounded
+def tavern_labels(card_ids: tuple[str, ...]) -> frozenset[str]:
+    """Every word and type some card of a Tavern answers to: the bots ask what a Tavern has of every
+    Patron kind in turn, over and over for the same few Taverns, and one set answers them all."""
+    return frozenset().union(*(labels(c) for c in card_ids))
+
+
 def count_matching(card_ids: tuple[str, ...] | list[str], term: str) -> int:
     wanted = phrase(term)
     return sum(wanted in labels(c) for c in card_ids)

@@ -20,6 +20,8 @@ def card_income(card_id: str, tavern: tuple[str, ...]) -> int:
     """What one card in a Tavern earns at the Till: 1 a Patron, 2 a Noble, plus its effects."""
     defn = card(card_id)
     base = (2 if defn.noble else 1) if defn.kind == "patron" else 0
+    if not defn.effects:  # most cards: the bots ask this of every card of many Taverns, the rest unread
+        return base
     others = [c for c in tavern if c != card_id]
     return base + sum(effect_income(e, others) for e in defn.effects)
 
