@@ -3,6 +3,7 @@ commands and the result. Pure: the worker writes these, the gateway serves them 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -59,18 +60,37 @@ def envelope(
 ) -> ViewEnvelope:
     """The envelope of ``seat``; ``view``, when given, is ``game.view(state, seat)`` built already;
     ``undoer``: the seat that may take back its last command (domain/kernel/undo.py), if any."""
-    result = game.result(state)
-    # nothing is legal before the opening deal (a lobby filling, seats still giving entropy), nor to
-    # a seat a bot plays for its player: its moves are the bot's until the player sends Reclaim
-    playing = result is None and version > 0 and seat not in bot_seats(state)
-    legal = game.legal(state, seat) if seat is not None and playing else []
-    if view is None:
-        view = game.view(state, seat)
-    shown = players or []
-    scored = None if result is None else game.breakdown(state)
-    undo = playing and seat is not None and seat == undoer
-    return ViewEnvelope(match_id, game.id, version, seat, status(version, result), view, legal, result,
-                        breakdown=scored, undo=undo, players=shown)
+    return _Table.of(game, state, version).envelope(match_id, seat, view, players, undoer)
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """What every seat's envelope of one state shares, asked of the rules once for all of them."""
+
+    game: Game
+    state: Any
+    version: int
+    result: Result | None
+    breakdown: ScoreLines | None
+    bots: set[Seat]
+
+    @classmethod
+    def of(cls, game: Game, state: Any, version: int) -> _Table:
+        result = game.result(state)
+        scored = None if result is None else game.breakdown(state)
+        return cls(game, state, version, result, scored, bot_seats(state))
+
+    def envelope(self, match_id: str, seat: Seat | None, view: Any, players: Any, undoer: Seat | None) -> ViewEnvelope:
+        game, state, version, result = self.game, self.state, self.version, self.result
+        # nothing is legal before the opening deal (a lobby filling, seats still giving entropy), nor to
+        # a seat a bot plays for its player: its moves are the bot's until the player sends Reclaim
+        playing = result is None and version > 0 and seat not in self.bots
+        legal = game.legal(state, seat) if seat is not None and playing else []
+        if view is None:
+            view = game.view(state, seat)
+        undo = playing and seat is not None and seat == undoer
+        return ViewEnvelope(match_id, game.id, version, seat, status(version, result), view, legal, result,
+                            breakdown=self.breakdown, undo=undo, players=players or [])
 
 
 def field(seat: Seat | None) -> str:
@@ -84,7 +104,29 @@ def all_views(
 ) -> dict[str, bytes]:
     """Every seat's envelope and the spectator's, JSON-encoded, by storage field."""
     encode = msgspec.json.encode
+    table = _Table.of(game, state, version)
+    views = _shared_once(game.all_views(state, seats))
+    shown = msgspec.Raw(encode(players)) if players else None
     return {
-        field(seat): encode(envelope(game, match_id, state, version, seat, view, players, undoer))
-        for seat, view in zip(viewers(seats), game.all_views(state, seats), strict=True)
+        field(seat): encode(table.envelope(match_id, seat, view, shown, undoer))
+        for seat, view in zip(viewers(seats), views, strict=True)
     }
+
+
+def _shared_once(views: list[Any]) -> list[Any]:
+    """The views with each field that all of them hold as the same object (a game's public panels,
+    built once for every seat: most of a view's bytes) encoded once, as the bytes it encodes to:
+    an envelope's encoding then copies them, where it would encode them again for every seat."""
+    first = views[0]
+    if len(views) < 2 or not isinstance(first, msgspec.Struct):
+        return views
+    columns = zip(*map(msgspec.structs.astuple, views), strict=True)
+    shared = {
+        name: msgspec.Raw(msgspec.json.encode(column[0]))
+        for name, column in zip(first.__struct_fields__, columns, strict=True)
+        if isinstance(column[0], _CONTAINERS) and column[0] and all(value is column[0] for value in column)
+    }
+    return [msgspec.structs.replace(view, **shared) for view in views] if shared else views
+
+
+_CONTAINERS = (tuple, list, dict, msgspec.Struct)  # worth encoding once: a number or a name is not
