@@ -5,7 +5,8 @@ only, versions increasing), ``{"kind": "presence", "presence": {match_id, versio
 a seat connects or disconnects (as /stream's ``presence`` event), and
 ``{"kind": "answer", "id": ..., "status": 200, "body": {...}}``, the answer POST /commands would
 give, carrying the ``id`` of the message it answers. Client to server:
-``{"id": <string or integer>, "command": {...}, "idempotency_key": "..." (optional)}``.
+``{"id": <string or integer>, "command": {...}, "idempotency_key": "..." (optional), "handling": "strict"
+(optional: every stale ``expected_version`` a 409, as POST's ``Prefer: handling=strict``)}``.
 The token comes as ``Authorization: Bearer`` or, from browsers, which cannot set that header on a
 WebSocket, as ``?access_token=`` (RFC 6750); ``?last_event_id=N`` resumes as Last-Event-ID does.
 Refused: closed with 4000 + the HTTP status and the error code as reason (4401, 4403, 4404, 4400).
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Annotated, Literal
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -47,6 +49,10 @@ class Message(msgspec.Struct, forbid_unknown_fields=True):
     id: str | int
     command: msgspec.Raw
     idempotency_key: str | None = None
+    handling: Annotated[
+        Literal["strict"] | None,
+        msgspec.Meta(description="strict: every stale expected_version is a 409, as POST's Prefer: handling=strict"),
+    ] = None
 
 
 _message = msgspec.json.Decoder(Message)
@@ -161,12 +167,12 @@ async def _answer(websocket: WebSocket, match: Match, seat: int | None, message:
     try:
         sent = _message.decode(message)
     except (msgspec.DecodeError, msgspec.ValidationError) as problem:
-        return _frame(None, 400, error("bad_message", f"{{id, command, idempotency_key?}}: {problem}"))
+        return _frame(None, 400, error("bad_message", f"{{id, command, idempotency_key?, handling?}}: {problem}"))
 
     async def caller() -> tuple[Match, int | None]:
         return match, seat  # authorised once, when the socket opened
 
-    command = Sent(bytes(sent.command), sent.idempotency_key, "an idempotency_key")
+    command = Sent(bytes(sent.command), sent.idempotency_key, "an idempotency_key", sent.handling == "strict")
     reply = await command_path.take(websocket.scope, authorization, caller, command)
     return _frame(sent.id, reply.status, reply.body)
 

@@ -1997,6 +1997,8 @@ export interface components {
             command: components["schemas"]["Command"];
             /** @description default null */
             idempotency_key?: string | null;
+            /** @description strict: every stale expected_version is a 409, as POST's Prefer: handling=strict (default null) */
+            handling?: "strict" | null;
         };
         /**
          * WsPresenceFrame

@@ -240,12 +240,14 @@ export class MatchSocket<G extends GameId = GameId> implements AsyncIterable<Soc
     this.wake?.();
   }
 
-  /** Sends a command; the promise has its answer (any status: see `status`). */
-  send(command: Command, idempotencyKey: string = crypto.randomUUID()): Promise<SocketAnswer> {
+  /** Sends a command; the promise has its answer (any status: see `status`). `strict`: every
+   * stale expected_version is a 409, as POST's `Prefer: handling=strict`. */
+  send(command: Command, idempotencyKey: string = crypto.randomUUID(), strict = false): Promise<SocketAnswer> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     this.number += 1;
     const id = `c${this.number}`;
-    const message = JSON.stringify({ id, command, idempotency_key: idempotencyKey });
+    const handling = strict ? { handling: "strict" } : {};
+    const message = JSON.stringify({ id, command, idempotency_key: idempotencyKey, ...handling });
     return new Promise((resolve, reject) => {
       this.pending.set(id, { message, resolve, reject });
       if (this.socket !== undefined && this.socket.readyState === 1) this.socket.send(message);

@@ -73,6 +73,23 @@ async function overSocket(client: TavernClient): Promise<{ final: ViewEnvelope<G
   let heard = 0;
   let sent = 0;
   let answer: Promise<void> = Promise.resolve();
+  // strict, as POST's Prefer: handling=strict: a 409 on any stale version, chosen again from the view
+  // the 409 carries when it is newer (the socket may have sent that view already)
+  const act = async (view: ViewEnvelope<Game>): Promise<void> => {
+    const reply = await socket.send(chosen(view), crypto.randomUUID(), true);
+    if (reply.status === 200 && "receipt" in reply.body) {
+      heard = Math.max(heard, reply.body.version);
+      sent += 1;
+    } else if (reply.status === 409 && "error" in reply.body) {
+      const newer = reply.body.view as ViewEnvelope<Game> | null;
+      heard = Math.max(heard, reply.body.version ?? 0);
+      if (newer !== null && newer.version > view.version && newer.status !== "finished" && newer.legal.length > 0) {
+        await act(newer);
+      }
+    } else if (reply.status !== 422) {
+      throw new Error(`answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+    }
+  };
   try {
     for await (const event of socket) {
       if (event.kind !== "view") continue;
@@ -81,16 +98,9 @@ async function overSocket(client: TavernClient): Promise<{ final: ViewEnvelope<G
         await answer;
         return { final: view, sent };
       }
-      if (view.version < heard || view.legal.length === 0) continue;
       await answer; // one command at a time
-      answer = socket.send(chosen(view)).then((reply) => {
-        if (reply.status === 200 && "receipt" in reply.body) {
-          heard = Math.max(heard, reply.body.version);
-          sent += 1;
-        } else if (reply.status !== 409 && reply.status !== 422) {
-          throw new Error(`answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-        }
-      });
+      if (view.version < heard || view.legal.length === 0) continue;
+      answer = act(view);
     }
   } finally {
     socket.close();

@@ -84,7 +84,9 @@ def play_over_sse(base: str, match_id: str, token: str, seed: int) -> tuple[mode
 
 
 async def play_over_socket(base: str, match_id: str, token: str, seed: int) -> tuple[models.ViewEnvelope, int]:
-    rng, heard, sent, waiting = random.Random(seed), 0, 0, None
+    """Strict (a 409 on any stale version): a refused command is chosen again from the newest view,
+    the one its 409 carries if newer, for the socket may have sent that one already."""
+    rng, heard, sent, waiting, newest = random.Random(seed), 0, 0, None, None
     async with client.AsyncTavern(base, token) as seat:
         socket = await seat.socket(match_id)
         try:
@@ -94,13 +96,20 @@ async def play_over_socket(base: str, match_id: str, token: str, seed: int) -> t
                     accepted, waiting = frame.accepted(), None
                     if accepted is not None:
                         heard, sent = max(heard, accepted.version), sent + 1
+                        continue
+                    refused = msgspec.convert(frame.body, models.ErrorBody)
+                    heard = max(heard, refused.version or 0)  # without its view: wait for it on the socket
+                    if refused.view is not None and newest is not None and refused.view.version > newest.version:
+                        newest = refused.view
+                elif isinstance(frame, models.WsViewFrame):
+                    newest = frame.view
+                if newest is None:
                     continue
-                if not isinstance(frame, models.WsViewFrame):
-                    continue
-                if frame.view.finished:
-                    return frame.view, sent
-                if waiting is None and frame.view.version >= heard and frame.view.legal:
-                    waiting = await socket.send(rng.choice(frame.view.legal))
+                if newest.finished:
+                    return newest, sent
+                if waiting is None and newest.version >= heard and newest.legal:
+                    chosen = {**rng.choice(newest.legal), "expected_version": newest.version}
+                    waiting = await socket.send(chosen, strict=True)
         finally:
             await socket.close()
     raise AssertionError("the socket closed before the match")

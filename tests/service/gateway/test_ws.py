@@ -14,7 +14,7 @@ import websockets
 from projections.audit import Anchors, audit
 from projections.receipts import SIGNING_KEY_PATH, public_key
 from tests.service.backends import BACKENDS
-from tests.service.client import bearer, create, seat_token, send, view
+from tests.service.client import bearer, create, seat_token, send, view, wait_for
 
 pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("settings", BACKENDS, indirect=True)]
 
@@ -159,3 +159,30 @@ async def test_a_stopping_gateway_closes_the_socket_with_1001(app, served):
             while True:
                 await asyncio.wait_for(socket.recv(), 10)
     assert closed.value.rcvd.code == 1001
+
+
+async def test_a_command_asking_for_strict_handling_is_refused_on_any_stale_version(served):
+    """``"handling": "strict"`` as POST's ``Prefer: handling=strict``: a stale version the default
+    rule decides (the seat's options unchanged by another seat's pick) is a 409 with the view."""
+    created = await create(served, seats=3)
+    first = await view(served, created, seat_token(created, 0))
+    other = await view(served, created, seat_token(created, 1))
+    assert (await send(served, created, 1, other["legal"][0])).status_code == 200
+    now = await wait_for(served, created, seat_token(created, 0), first["version"] + 1)
+    assert now["legal"] == first["legal"]  # so the default rule decides a stale command of seat 0
+    stale = {**first["legal"][0], "expected_version": first["version"]}
+    async with websockets.connect(ws_url(served, created, access_token=seat_token(created, 0))) as socket:
+
+        async def answer(message: dict) -> dict:
+            await socket.send(json.dumps(message))
+            while (said := json.loads(await socket.recv()))["kind"] != "answer":
+                pass
+            return said
+
+        wrong = await answer({"id": 0, "command": stale, "handling": "lenient"})
+        assert (wrong["status"], wrong["body"]["error"]["code"]) == (400, "bad_message")
+        refused = await answer({"id": 1, "command": stale, "handling": "strict"})
+        assert (refused["status"], refused["body"]["error"]["code"]) == (409, "stale_version"), refused
+        assert refused["body"]["version"] == now["version"] and refused["body"]["view"]["legal"] == now["legal"]
+        decided = await answer({"id": 2, "command": stale})
+        assert decided["status"] == 200, decided

@@ -227,11 +227,14 @@ class _Socket:
         base = self.base.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
         return base + _match(self.match_id, "ws") + ("?" + "&".join(query) if query else "")
 
-    def message(self, command: JSON, idempotency_key: str | None) -> tuple[str, bytes]:
+    def message(self, command: JSON, idempotency_key: str | None, strict: bool) -> tuple[str, bytes]:
         self.number += 1
         sent = f"c{self.number}"
         key = idempotency_key or uuid.uuid4().hex  # a key of its own: sent again after a cut, it has one effect
-        self.unanswered[sent] = msgspec.json.encode({"id": sent, "command": command, "idempotency_key": key})
+        message = {"id": sent, "command": command, "idempotency_key": key}
+        if strict:  # every stale expected_version a 409, as POST's Prefer: handling=strict
+            message["handling"] = "strict"
+        self.unanswered[sent] = msgspec.json.encode(message)
         return sent, self.unanswered[sent]
 
     def frame(self, raw: str | bytes) -> WsServerFrame:
@@ -356,9 +359,9 @@ class MatchSocket(_Socket):
         super().__init__(base_url, token, match_id, last_event_id)
         self.connection = connect(self.url())
 
-    def send(self, command: JSON, idempotency_key: str | None = None) -> str:
+    def send(self, command: JSON, idempotency_key: str | None = None, strict: bool = False) -> str:
         """Sends a command; its answer comes among the frames with the id returned."""
-        sent, message = self.message(command, idempotency_key)
+        sent, message = self.message(command, idempotency_key, strict)
         self.connection.send(message.decode())
         return sent
 
@@ -493,8 +496,8 @@ class AsyncMatchSocket(_Socket):
         for message in self.unanswered.values():
             await self.connection.send(message.decode())
 
-    async def send(self, command: JSON, idempotency_key: str | None = None) -> str:
-        sent, message = self.message(command, idempotency_key)
+    async def send(self, command: JSON, idempotency_key: str | None = None, strict: bool = False) -> str:
+        sent, message = self.message(command, idempotency_key, strict)
         await self.connection.send(message.decode())
         return sent
 
