@@ -65,7 +65,8 @@ with a table of the lines, ours beside the peer's. --trace FILE writes each meas
 find where a tail comes from.
 
 With --ws each seat also plays on one WebSocket (/v1/matches/{id}/ws: its views and its commands),
-the two transports taking turns twice per --matches, each line saying its "transport".
+the two transports taking turns twice per --matches, each line saying its "transport" (exact asks for
+the plain check in each command's message: `"handling": "strict"`).
 
 The gateways run the kit's settings (deploy/tavern.env: every limit on but the rate of creation,
 CREATES_OFF; creation by a frontend's key, which the client sends). The client's connections come
@@ -554,8 +555,10 @@ class WsMatch(Match):
         reader.add_done_callback(report)
         self.conns.append(Closing(ws, reader))
 
+        handling = b',"handling":"strict"' if self.stats.prefer else b""  # exact, as POST's Prefer
+
         async def send(command: bytes) -> tuple[int, bytes]:
-            await ws.send(b'{"id":0,"command":' + command + b"}", text=True)
+            await ws.send(b'{"id":0,"command":' + command + handling + b"}", text=True)
             answer = msgspec.json.decode(await answers.get(), type=WsAnswer)  # one in flight per seat
             return answer.status, bytes(answer.body)
 
