@@ -8,8 +8,12 @@ a stream reconnected, after 429, 502, 503 and 504 (docs/API.md, "Sending again")
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
+import threading
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 import msgspec
@@ -115,13 +119,41 @@ async def play_over_socket(base: str, match_id: str, token: str, seed: int) -> t
     raise AssertionError("the socket closed before the match")
 
 
+def in_daemon_thread(play: Callable[..., Any], *args: Any) -> asyncio.Future:
+    """``play(*args)`` in a daemon thread, its result awaited: if the other seat fails, the test
+    fails rather than hangs (``asyncio.to_thread``'s thread, blocked reading a stream no one moves
+    on any more, is joined when the loop closes; a daemon thread ends with the gateway's stream)."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+
+    def settle(result: Any, problem: BaseException | None) -> None:
+        if done.done():
+            return
+        if problem is None:
+            done.set_result(result)
+        else:
+            done.set_exception(problem)
+
+    def run() -> None:
+        result, problem = None, None
+        try:
+            result = play(*args)
+        except BaseException as raised:  # handed to the awaiting test as it is
+            problem = raised
+        with contextlib.suppress(RuntimeError):  # the loop closed: the test ended without it
+            loop.call_soon_threadsafe(settle, result, problem)
+
+    threading.Thread(target=run, daemon=True).start()
+    return done
+
+
 async def test_the_package_plays_a_match_to_the_end(gateway):
     async with client.AsyncTavern(gateway) as service:
         created = await service.create_match("heros-tavern", 3, bots=[2], options={"shopkeeper_cap": True})
         match_id = created.match_id
         (sse_end, sse_sent, resumed_at), (ws_end, ws_sent) = await asyncio.wait_for(
             asyncio.gather(
-                asyncio.to_thread(play_over_sse, gateway, match_id, created.token(0), 1),
+                in_daemon_thread(play_over_sse, gateway, match_id, created.token(0), 1),
                 play_over_socket(gateway, match_id, created.token(1), 2),
             ),
             120,
