@@ -167,7 +167,9 @@ class Runtime:
         self.chat = Chat(ChatLog(wired.events, wired.events_link), settings.limits.chat_chars, self.archive)
         # signs a finished match's export (gateway) and archive (worker): one key per deployment
         self.signer = signing.signing_key(settings.signing_key, settings.signing_key_file)
-        self.handler = Handler(self.store, self.folds, self.metrics, settings.append_attempts, self.upkeep, wake)
+        self.handler = Handler(
+            self.store, self.folds, self.metrics, settings.append_attempts, self.upkeep, wake, self.rate_limits
+        )
         self.bots = Bots(self.handler)
         deadlines = Deadlines(wired.events, partitions, self.sweeping, wired.events_link)
         self.timeouts = Timeouts(deadlines, self.matches, self.folds, self.handler)

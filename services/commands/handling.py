@@ -30,9 +30,11 @@ from services.commands.strict import MAX_VERSION, REFUSED, nesting_within
 from services.ops import logs
 from services.ops.limits import JSON_DEPTH
 from services.ops.metrics import Metrics
+from services.store.bucket import Bucket, RateLimited
 from services.store.event_store import EventStore, seal
 from services.store.idempotency import Idempotency
 from services.store.outage import UNSURE
+from services.store.rate_limits import RateLimits
 
 log = logs.get("tavern.commands")
 
@@ -96,8 +98,10 @@ class Handler:
         attempts: int,
         projection: Any,
         wake: Callable[[str], Awaitable[bool]] | None = None,
+        rate: RateLimits | None = None,
     ) -> None:
         self.store = store
+        self.rate = rate  # the buckets a client's command takes from when it reads before its append
         self.wake = wake  # brings a hibernated match back: whether Redis holds it now (hibernation.py)
         self.folds = folds
         self.metrics = metrics
@@ -129,15 +133,20 @@ class Handler:
         idempotency: str | None = None,
         system: bool = False,
         exact: bool = False,
+        limit: Bucket | None = None,
     ) -> Outcome:
         """``system``: sent by the service itself (a bot seat's move, a timeout), not by a client.
         ``exact``: a stale ``expected_version`` is Stale even where the seat's options are
         unchanged (services/commands/stale.py); always so for the service's own commands, whose
-        version is the one their due time was judged at (a timeout, an abandonment)."""
+        version is the one their due time was judged at (a timeout, an abandonment).
+        ``limit``: the sender's bucket, from which the command takes one token in its first call
+        on the match's shard that reads or appends its log (the append's own call when the fold
+        kept is current): RateLimited, nothing appended, when it holds none. A command decided
+        from what this process holds (a stale 409) takes none: the gateway holds those."""
         command_id = secrets.token_hex(8)
         with logs.bind(match_id=match.id, seat=seat, command_id=command_id):
             outcome = await self._awake(
-                match, seat, command, expected, idempotency, command_id, system, exact or system
+                match, seat, command, expected, idempotency, command_id, system, exact or system, [limit]
             )
             kind = type(command).__name__
             if isinstance(outcome, Accepted):
@@ -174,8 +183,11 @@ class Handler:
         idempotency: str | None,
         command_id: str,
         system: bool,
-        exact: bool = False,
+        exact: bool,
+        limit: list[Bucket | None],
     ) -> Outcome:
+        # limit[0]: the bucket, until a call has taken its token (then None: one a command, however
+        # many reads and appends its conflicts cost; a list, as a woken match's second try shares it)
         if match.ended or match.archived:
             return Ended()
         idem_key = Idempotency(match.id, seat, idempotency) if idempotency is not None else None
@@ -196,6 +208,7 @@ class Handler:
         for _ in range(self.attempts):
             fresh = folded is None or (expected is not None and expected > folded.version)
             if folded is None or fresh:  # (the same test, said so that the type checker sees folded set)
+                await self._take(limit)
                 try:
                     folded = await self.folds.load(match)
                 except MatchLost:
@@ -261,7 +274,9 @@ class Handler:
                 self._landing[match.id] = landing
             started = time.perf_counter()
             try:
-                appended = await self.store.append(match.id, folded.version, records, idem_key, encode(accepted))
+                appended = await self.store.append(
+                    match.id, folded.version, records, idem_key, encode(accepted), limit[0]
+                )
             except UNSURE:
                 # the append may have run (a reply lost, a WAIT short of replicas): have the match
                 # projected in case it did, or its views would wait for the next command
@@ -282,6 +297,8 @@ class Handler:
                 return accepted
             if chained:
                 self._tips.pop(match.id, None)  # those decided after this one fail as well
+            if appended.outcome == "limited":  # nothing appended
+                raise RateLimited(appended.version)
             if appended.outcome == "duplicate":
                 assert idem_key is not None, "append.lua finds a duplicate only under a key"
                 return await self._replayed(idem_key, appended.prior)
@@ -291,6 +308,14 @@ class Handler:
             if expected is not None:
                 return Stale(appended.version)
         return Contention()
+
+    async def _take(self, limit: list[Bucket | None]) -> None:
+        """A token from the bucket ``limit`` holds, unless a call took it already (then it holds None)."""
+        if limit[0] is not None and self.rate is not None:
+            wait_ms = await self.rate.take([limit[0]])
+            if wait_ms:
+                raise RateLimited(wait_ms)
+            limit[0] = None
 
     async def _replayed(self, idem_key: Idempotency, kept: bytes) -> Outcome:
         """A kept outcome, answered again: an acceptance only once replicated as a fresh append is

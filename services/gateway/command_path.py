@@ -8,17 +8,18 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from projections.i18n import texts
+from projections.i18n import N_, texts
 from services.commands.folds import MatchLost
 from services.commands.handling import BadCommand, decode_command
 from services.commands.matches import Match
 from services.commands.outcomes import Accepted, Ended, Stale
 from services.gateway import access, answers, asgi, language, outage, stale_view
 from services.gateway.access import ApiError
-from services.gateway.rate_limit import address_of
+from services.gateway.rate_limit import address_of, refusal
 from services.gateway.schemas import error
 from services.ops import logs
 from services.runtime import Runtime
+from services.store.bucket import RateLimited
 from services.store.outage import redis_error
 
 log = logs.get("tavern.gateway")
@@ -71,7 +72,7 @@ async def _take(scope: asgi.Scope, authorization: str, caller: Caller, sent: Sen
     match, seat = await caller()
     if seat is None:
         raise ApiError(403, "spectator", "a spectator token cannot send commands")
-    await app.state.rate.commands(address_of(scope), authorization, match.id)
+    limit = app.state.rate.commands(address_of(scope), authorization, match.id)
     key = sent.idempotency_key
     if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
         raise ApiError(400, "bad_idempotency_key", "{header} is 1 to 200 printable ASCII characters",
@@ -81,7 +82,10 @@ async def _take(scope: asgi.Scope, authorization: str, caller: Caller, sent: Sen
     except BadCommand as problem:
         runtime.metrics.command(match.game.id, "undecodable", "bad_request", "bad_command")
         raise ApiError(400, "bad_command", str(problem)) from problem
-    outcome = await runtime.handler.submit(match, seat, command, expected, key, exact=sent.exact)
+    try:
+        outcome = await runtime.handler.submit(match, seat, command, expected, key, exact=sent.exact, limit=limit)
+    except RateLimited as limited:  # the token's bucket shared by every gateway, found empty by the append
+        raise refusal(limited.wait_ms, N_("commands")) from None
     # ended as Redis says, but neither in Redis nor archived: lost (a restart), not ended
     lost = isinstance(outcome, Ended) and not await runtime.store.holds(match.id)
     if lost and not (await runtime.history.current(match)).archived:

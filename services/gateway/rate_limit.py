@@ -1,8 +1,8 @@
 """Rate limits per seat token and per client address (creates, registrations, commands, reads), as
 token buckets: those of creations, registrations, reads and a seat token's commands shared by every
-gateway (services/store/rate_limits.py, on the shards: a token's on its match's), a client
-address's commands in this gateway's memory (``LocalBuckets``: the limit is per gateway,
-docs/LIMITS.md). Past one: the API's 429 with ``Retry-After``."""
+gateway (services/store/rate_limits.py, on the shards: a token's on its match's, taken from by the
+command's own append), a client address's commands and a seat token's in this gateway's memory
+(``LocalBuckets``: per gateway, docs/LIMITS.md). Past one: the API's 429 with ``Retry-After``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from typing import Any
 from projections.i18n import M_, N_
 from services.gateway.access import ApiError
 from services.ops.limits import Limits
-from services.store.rate_limits import Bucket, RateLimits, digest
+from services.store.bucket import Bucket, digest
+from services.store.rate_limits import RateLimits
 
 
 def address_of(scope: MutableMapping[str, Any]) -> str:
@@ -57,6 +58,7 @@ class RateLimiter:
         self.limits = limits
         self.buckets = buckets
         self.addresses = LocalBuckets(limits.commands_per_s_address, limits.commands_burst_address)
+        self.tokens = LocalBuckets(limits.commands_per_s_token, limits.commands_burst_token)
         self.chat_empty: dict[str, float] = {}  # a chat bucket found empty -> when it holds a token again (monotonic s)
 
     async def creates(self, address: str, creator: str | None, authorization: str | None = None) -> None:
@@ -81,17 +83,24 @@ class RateLimiter:
             await self._check([Bucket("player", address, self.limits.creates_per_s, self.limits.creates_burst)],
                               N_("players registered"))
 
-    async def commands(self, address: str, token: str, match_id: str) -> None:
-        """Per client address in this gateway's memory, then per seat token on ``match_id``'s shard."""
-        limits = self.limits
-        per_address = limits.commands_per_s_address > 0
-        if per_address and (wait_ms := self.addresses.wait_ms(address)):
-            _refuse(wait_ms, N_("commands"))
-        if limits.commands_per_s_token > 0:
-            rate = limits.commands_per_s_token, limits.commands_burst_token
-            await self._check([Bucket("cmd:token", digest(token), *rate, match_id=match_id)], N_("commands"))
+    def commands(self, address: str, token: str, match_id: str) -> Bucket | None:
+        """Per client address and per seat token in this gateway's memory, before the command is
+        decided: a flood, stale or malformed, is refused without a Redis call. Then the token's
+        bucket shared by every gateway, on ``match_id``'s shard, returned for the command's first
+        call there (its append, or the read before it: Handler.submit) to take from."""
+        limits, now = self.limits, time.monotonic()
+        per_address, per_token = limits.commands_per_s_address > 0, limits.commands_per_s_token > 0
+        if per_address and (wait_ms := self.addresses.wait_ms(address, now)):
+            raise refusal(wait_ms, N_("commands"))
+        who = digest(token) if per_token else ""
+        if per_token and (wait_ms := self.tokens.wait_ms(who, now)):
+            raise refusal(wait_ms, N_("commands"))
         if per_address:
-            self.addresses.take(address)
+            self.addresses.take(address, now)
+        if not per_token:
+            return None
+        self.tokens.take(who, now)
+        return Bucket("cmd:token", who, limits.commands_per_s_token, limits.commands_burst_token, match_id=match_id)
 
     async def chat(self, match_id: str, sender: str) -> None:
         """A chat message, block or report: per sender (a seat, a spectator's address) within its match,
@@ -104,13 +113,13 @@ class RateLimiter:
         # flood is refused here until then, each of its requests costing no Redis call
         now = time.monotonic()
         if (until := self.chat_empty.get(bucket.key, 0.0)) > now:
-            _refuse(math.ceil((until - now) * 1000), N_("chat messages"))
+            raise refusal(math.ceil((until - now) * 1000), N_("chat messages"))
         if len(self.chat_empty) >= LocalBuckets.KEPT:
             self.chat_empty = {key: until for key, until in self.chat_empty.items() if until > now}
         wait_ms = await self.buckets.take([bucket])
         if wait_ms:
             self.chat_empty[bucket.key] = now + wait_ms / 1000
-            _refuse(wait_ms, N_("chat messages"))
+            raise refusal(wait_ms, N_("chat messages"))
 
     async def reads(self, address: str, authorization: str | None, heavy: bool) -> None:
         """A read (reads.py says which requests are, and which are heavy): per bearer token when
@@ -131,9 +140,10 @@ class RateLimiter:
     async def _check(self, buckets: list[Bucket], what: str) -> None:
         wait_ms = await self.buckets.take(buckets)
         if wait_ms:
-            _refuse(wait_ms, what)
+            raise refusal(wait_ms, what)
 
 
-def _refuse(wait_ms: int, what: str) -> None:
+def refusal(wait_ms: int, what: str) -> ApiError:
+    """The 429 of a bucket holding no token for ``wait_ms`` (a command's shared one: RateLimited)."""
     retry = max(1, math.ceil(wait_ms / 1000))
-    raise ApiError(429, "rate_limited", "too many {what}: retry after {retry} s", retry, what=M_(what), retry=retry)
+    return ApiError(429, "rate_limited", "too many {what}: retry after {retry} s", retry, what=M_(what), retry=retry)

@@ -17,7 +17,7 @@ from collections import Counter
 from projections.i18n import M_
 from services.gateway.access import ApiError
 from services.ops.limits import Limits
-from services.store.rate_limits import digest
+from services.store.bucket import digest
 
 
 class StreamCaps:

@@ -38,9 +38,9 @@ class Limits:
     # a sustained rate per second and a burst; 0 turns one off
     creates_per_s: float = 5.0  # per client address
     creates_burst: int = 50
-    commands_per_s_token: float = 50.0  # per seat token
+    commands_per_s_token: float = 50.0  # per seat token (also in each gateway's memory: docs/LIMITS.md)
     commands_burst_token: int = 200
-    commands_per_s_address: float = 1000.0  # per client address (many seats behind one NAT)
+    commands_per_s_address: float = 1000.0  # per client address, in each gateway's memory (many seats behind one NAT)
     commands_burst_address: int = 2000
     # table chat (docs/chat.md): a message's most characters, and each sender's messages (and its
     # blocks and reports) per match, in a bucket of its own: a chat flood takes nothing from its moves

@@ -5,8 +5,8 @@ conformance suite on fakeredis, a Redis and a Redis Cluster (tests/service/store
 - the process's connections (``connections.py``), the handles the repositories take, as the
   commands they send (``clients.py``: the cluster client, ``cluster_client.py``, carries exactly
   those), what Redis raises when it is away (``outage.py``), the keys (``keys.py``);
-- a match: its log (``event_store.py``, with ``append.lua``, ``dirty.lua``, ``promote.lua``), its
-  meta (``match_meta.py``), its seats' entropy (``seat_entropy.py``), idempotency records
+- a match: its log (``event_store.py``, with ``append.lua``, ``dirty.lua``, ``bucket.lua``,
+  ``promote.lua``), its meta (``match_meta.py``), its seats' entropy (``seat_entropy.py``), idempotency records
   (``idempotency.py``), the views' notices (``notices.py``), a projection step's write
   (``view_writes.py``), its eviction once archived (``evictions.py``) and the archive
   (``archive.py``);
@@ -15,7 +15,8 @@ conformance suite on fakeredis, a Redis and a Redis Cluster (tests/service/store
 - online play: players (``players.py``), the lobby's lists (``lobby.py``), ratings per player
   (``ratings.py``: ``rating.lua``, ``leaderboard.lua``), the sweepers' deadlines
   (``deadlines.py``), the open-matches quota (``quota.py``: ``quota.lua``), presence
-  (``presence.py``: ``presence.lua``), rate limits (``rate_limits.py``: ``rate_limit.lua``);
+  (``presence.py``: ``presence.lua``), rate limits (``rate_limits.py``: ``rate_limit.lua``; a
+  bucket, ``bucket.py``: ``bucket.lua``);
 - the projector: its bookkeeping (``projector_queue.py``: ``claim.lua``, ``dirty.lua``,
   ``release.lua``), its RQ jobs and workers (``drain_jobs.py``, ``rq_workers.py``), the
   matches' lifecycle lists (``lifecycle.py``), the deferred marks (``unmarked.py``);

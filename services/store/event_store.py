@@ -22,6 +22,7 @@ from redis.exceptions import NoScriptError
 from projections.chain import LEGACY_GENESIS, Cause, Envelope
 from services.store import keys, resp
 from services.store.batching import Batched
+from services.store.bucket import Bucket
 from services.store.clients import Events
 from services.store.idempotency import Idempotency
 
@@ -40,6 +41,11 @@ def marking(path: Path) -> str:
     return script(_HERE / "dirty.lua") + script(path)
 
 
+def bucketed(path: Path) -> str:
+    """A script that takes from token buckets: bucket.lua's functions first, then the script's body."""
+    return script(_HERE / "bucket.lua") + script(path)
+
+
 class Record(msgspec.Struct, frozen=True):
     """One stored entry: its body decoded, the body's bytes and its hash."""
 
@@ -50,8 +56,8 @@ class Record(msgspec.Struct, frozen=True):
 
 @dataclass(frozen=True, slots=True)
 class Appended:
-    outcome: str  # "ok" | "conflict" | "duplicate"
-    version: int = 0
+    outcome: str  # "ok" | "conflict" | "duplicate" | "ended" | "limited"
+    version: int = 0  # a limited one's: the milliseconds until its bucket holds a token
     prior: bytes = b""  # the remembered answer of a duplicate
     marked: bool = False  # marked dirty by the append itself (the projector's keys beside the log)
 
@@ -165,19 +171,30 @@ class EventStore:
         # with the projector's keys on this Redis, an append marks its match dirty in the same
         # call, rather than the command waiting for a second round trip before it is answered
         self.marks_dirty = marks_dirty
-        self._append = redis.register_script(marking(_HERE / "append.lua"))  # EVALSHA, loaded on first NOSCRIPT
+        # EVALSHA, loaded on first NOSCRIPT
+        self._append = redis.register_script(script(_HERE / "bucket.lua") + marking(_HERE / "append.lua"))
         self._promote = redis.register_script(script(_HERE / "promote.lua"))
         self._appends: Batched[Call, Any] = Batched(lambda calls: run_scripts(self.acked, calls))
 
     async def append(
-        self, match_id: str, expected: int, records: list[Record], idempotency: Idempotency | None, answer: bytes
+        self,
+        match_id: str,
+        expected: int,
+        records: list[Record],
+        idempotency: Idempotency | None,
+        answer: bytes,
+        limit: Bucket | None = None,
     ) -> Appended:
-        """Run append.lua, in one write with the appends of other commands sent meanwhile."""
+        """Run append.lua, in one write with the appends of other commands sent meanwhile. ``limit``:
+        the sender's bucket on the match's hash tag, a token taken from it by the append itself
+        (none, and nothing appended, when it is empty: "limited")."""
         log = keys.log(match_id)
         marks = (keys.DIRTY, keys.WAKE) if self.marks_dirty else ()
-        names = [log, keys.meta(match_id), idempotency.name if idempotency else log, *marks]
+        bucket = limit.key if limit is not None else log
+        names = [log, keys.meta(match_id), idempotency.name if idempotency else log, bucket, *marks]
         after = records[0].envelope.prev if records else ""
-        args: list[Any] = [expected, after, answer, self.ttl, time.time(), match_id]
+        rate = (limit.per_s, limit.burst) if limit is not None else (0, 0)
+        args: list[Any] = [expected, after, answer, self.ttl, time.time(), match_id, *rate]
         for record in records:
             args += (record.body, record.hash)
         result = reply(await self._appends(Call(self._append, names, args)))

@@ -1,4 +1,4 @@
-"""Token buckets in Redis (rate_limit.lua beside it), shared by every gateway: one token taken from
+"""Token buckets in Redis (rate_limit.lua beside it, bucket.py's), shared by every gateway: one token taken from
 each of several buckets at once, or none. On the events' Redis, never on the queue's: a bucket
 lives under the hash tag of whom it counts (a Cluster spreads them over its shards), a seat
 token's under its match's (the command's own shard), so a queue failover costs no command a 503.
@@ -11,38 +11,15 @@ they gave (docs/LIMITS.md)."""
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from services.store import keys, resp
+from services.store import resp
+from services.store.bucket import Bucket
 from services.store.connections import link_to
-from services.store.event_store import Call, reply, run_scripts, script
+from services.store.event_store import Call, bucketed, reply, run_scripts
 
 _TAKE, _LOOK = 1, 0
-
-
-@dataclass(frozen=True, slots=True)
-class Bucket:
-    kind: str  # what it counts and per what: "create", "create:key", "cmd:token"...
-    who: str  # whose bucket: an address, or a secret's digest (``digest``)
-    per_s: float  # its sustained rate
-    burst: int  # its size
-    match_id: str | None = None  # the match it counts within (kept on that match's shard)
-
-    @property
-    def key(self) -> str:
-        return keys.rate(self.kind, self.who, self.match_id)
-
-    @property
-    def tag(self) -> str:
-        return self.match_id or self.who
-
-
-def digest(secret: str) -> str:
-    """A secret's name in a key: its digest, so that Redis's key space never holds a token."""
-    return hashlib.blake2b(secret.encode("utf-8", "replace"), digest_size=12).hexdigest()
 
 
 class RateLimits:
@@ -50,7 +27,7 @@ class RateLimits:
         """On ``redis``'s Redis (the events'), through ``link`` (the hot paths' own connection to
         it: a command's check costs the gateway a third of the CPU it does through redis-py's
         script object; on a Cluster, routed to each bucket's shard)."""
-        self._script = redis.register_script(script(Path(__file__).parent / "rate_limit.lua"))
+        self._script = redis.register_script(bucketed(Path(__file__).parent / "rate_limit.lua"))
         self._link = link or link_to(redis)
 
     async def take(self, buckets: list[Bucket]) -> int:

@@ -10,9 +10,9 @@ machine's load falls on both alike). Per phase: the commanding gateway's CPU tim
 spends idle (its CPU while the other one is commanded: the sweeper, the subscription), and Redis's
 ``INFO commandstats`` (reset at the start; it also counts the views' reads, the same in both
 phases, and the commands Lua scripts run). Then the rate check alone, in this process: the
-gateway's own RateLimiter called back to back on the same Redis, its CPU time per call beside a
-PING's through the same client. Printed, never asserted; the machine is shared, so the load
-average is printed too and the phases alternate.
+gateway's own RateLimiter, and a shared bucket's take, called back to back on the same
+Redis, their CPU time per call beside a PING's through the same client. Printed, never
+asserted; the machine is shared, so the load average is printed too and the phases alternate.
 
     python tests/bench/bench_rate_cost.py --phases 6 --seconds 5 --matches 12
 """
@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from services.gateway.rate_limit import RateLimiter  # noqa: E402
 from services.ops.limits import Limits  # noqa: E402
+from services.store.bucket import Bucket, digest  # noqa: E402
 from services.store.rate_limits import RateLimits  # noqa: E402
 from services.store.wire import Wire  # noqa: E402
 from tests.bench.bench_service import cpu_seconds  # noqa: E402
@@ -165,17 +166,26 @@ async def side_by_side(options: argparse.Namespace, drivers: list[Driver], clien
 
 
 async def check_alone(url: str, checks: int) -> None:
-    """The rate check by itself: the gateway's RateLimiter, through the link the gateway gives it
-    (a Wire: services/store/wire.py) and through a redis-py client's pool, beside a bare PING."""
+    """The rate check by itself: the gateway's RateLimiter (its buckets in memory), and a token taken
+    from a seat token's shared bucket on its own (as a command that reads its log first does; an
+    append takes it inside its own call) through the link the gateway gives it (a Wire:
+    services/store/wire.py) and through a redis-py client's pool, beside a bare PING."""
     client = aioredis.Redis.from_url(url, protocol=2)
     wire = Wire(url)
     limits = Limits(commands_per_s_token=1e9, commands_burst_token=10**9, commands_per_s_address=1e9,
                     commands_burst_address=10**9)
-    on_wire, on_pool = RateLimiter(RateLimits(client, wire), limits), RateLimiter(RateLimits(client), limits)
+    limiter = RateLimiter(RateLimits(client, wire), limits)
+    on_wire, on_pool = RateLimits(client, wire), RateLimits(client)
+    bucket = Bucket("cmd:token", digest("Bearer t"), 1e9, 10**9, match_id="m1")
+
+    async def in_memory() -> None:
+        limiter.commands("10.0.0.1", "Bearer t", "m1")
+
     calls = {
         "PING (redis-py)": client.ping,
-        "rate check through a Wire (as the gateway)": lambda: on_wire.commands("10.0.0.1", "Bearer t", "m1"),
-        "rate check through redis-py's pool": lambda: on_pool.commands("10.0.0.1", "Bearer t", "m1"),
+        "the gateway's rate check (in memory)": in_memory,
+        "a shared bucket's take through a Wire (as the gateway)": lambda: on_wire.take([bucket]),
+        "a shared bucket's take through redis-py's pool": lambda: on_pool.take([bucket]),
     }
     for name, call in calls.items():
         for _ in range(200):

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from services.store import keys
+from services.store.bucket import Bucket, digest
 from services.store.cluster import slot_of
-from services.store.rate_limits import Bucket, RateLimits, digest
+from services.store.rate_limits import RateLimits
 
 pytestmark = pytest.mark.anyio
 
