@@ -43,16 +43,16 @@ The client's own figures: its reads of Redis (INFO) and of the services' /metric
 edges are asynchronous, on connections of their own, and the window's time and CPU are taken
 between them (read blocking, they held every seat once for the seconds a saturated worker's
 /metrics, a thread of a busy process, takes to answer: the max and half the p99 at 200 matches);
-client_lag_ms_max is the longest its loop was late while measuring. Matches start at most
-STARTING_AT_ONCE at a time, each until all its seats have their first view (Ramp: started all at
-once, 200 of the peer's overflowed its accept queue, and a dropped SYN waits seconds for its
-retransmit), and --warmup counts from when M have started (ramp_s); listen_overflows is the
-machine's count of accept queue drops over a line. Of the M, matches_in_play_mean were in play on
-average while measuring (every seat has its view, not ended), the others being started, and
-connections_per_match_started is what each match that came into play cost the server's accept
-loop (ours 4, the peer's none): a server accepts some tens of new connections a second at
-saturation, and with every connection new for each match (9 ours, 5 the peer's) that rate, not
-play, bounded the matches in play at 200.
+client_lag_ms_max is the longest its loop was late while measuring. The first M matches start at
+most STARTING_AT_ONCE at a time, each until all its seats have their first view (Ramp: started
+all at once, 200 of the peer's overflowed its accept queue, and a dropped SYN waits seconds for
+its retransmit), each next one as soon as its slot's last ends, and --warmup counts from when M
+have started (ramp_s); listen_overflows is the machine's count of accept queue drops over a
+line. Of the M, matches_in_play_mean were in play on average while measuring (every seat has its
+view, not ended), the others being started, and connections_per_match_started is what each match
+that came into play cost the server's accept loop (ours 4, the peer's none): a server accepts
+some tens of new connections a second at saturation, and with every connection new for each
+match (9 ours, 5 the peer's) that rate, not play, bounded the matches in play at 200.
 
 --modes: how careful the clients are, each mode a line per --matches (and for the peer). plain:
 commands without a version. strict: each command carries the ``expected_version`` of the view it
@@ -883,6 +883,8 @@ class PeerMatch:
                 status, raw = await lobby.request("POST", "/games/draft/create", b'{"numPlayers":4}')
                 assert status == 200, raw
                 self.id = json.loads(raw)["matchID"]
+                # one connection for the lobby: a slot's first match opens 5, within the ramp's
+                # bound (4 of the joins' own made the first 200 overflow the peer's accept queue)
                 for seat in range(4):
                     body = b'{"playerID":"%d","playerName":"p%d"}' % (seat, seat)
                     status, raw = await lobby.request("POST", f"/games/draft/{self.id}/join", body)
@@ -933,14 +935,16 @@ def report(task: asyncio.Task) -> None:
 
 
 class Ramp:
-    """Matches start at most STARTING_AT_ONCE at a time, each until every seat has its first view
-    (all its connections answered): after its creation's answer, 8 connections a match (ours; the
-    peer's 4) may wait in a server's accept queue at once, 400 (200) at most, within its backlog
-    (uvicorn: 2,048; the peer's Node server: 511). Started all at once, 200 matches' connections overflowed the peer's
-    (TcpExtListenOverflows: thousands), and a dropped SYN waits 1, 3, 7 s for its retransmit, its
-    seat idle: at 200 matches here the peer accepted 20 to 30 connections a second (one per turn
-    of its event loop) and the gateway about 40 (ss -ltn: its queue 50 to 380 deep). The warm-up
-    counts from when as many have started as run at once."""
+    """Each slot's first match starts within a bound, STARTING_AT_ONCE at a time, each until every
+    seat has its first view (all its connections answered): after its creation's answer, 8
+    connections a match (ours; the peer's 4) may wait in a server's accept queue at once, 400
+    (200) at most, within its backlog (uvicorn: 2,048; the peer's Node server: 511). Started all
+    at once, 200 matches' connections overflowed the peer's (TcpExtListenOverflows: thousands),
+    and a dropped SYN waits 1, 3, 7 s for its retransmit, its seat idle. A slot's next matches
+    start as soon as the last ends, on its kept connections (Kept: 4 new ones a match ours, the
+    streams', the peer's none), as a busy server meets them: both take one connection a turn of
+    their event loop (libuv's, under Node and uvloop), some tens a second at saturation. The
+    warm-up counts from when as many have started as run at once."""
 
     def __init__(self, count: int) -> None:
         self.bound = asyncio.Semaphore(STARTING_AT_ONCE)
@@ -971,10 +975,14 @@ async def keep_matches(
 ) -> None:
     async def slot() -> None:
         kept = Kept()
+        first = ramp  # a slot's first match opens all its connections: within the ramp's bound
         try:
             while not stop.is_set():
                 try:
-                    await kind(ports, stats, random.Random(rng.random()), kept).run(ramp)
+                    await kind(ports, stats, random.Random(rng.random()), kept).run(first)
+                    if first is not None:  # the next ones once every slot has started: until then
+                        await first.done.wait()  # the play of those started held the others' connections back
+                    first = None  # each next at once, on the kept connections (ours: 4 new, the streams')
                 except ConnectionError as problem:  # its creation's connection reset: a new match in its slot
                     print("a match's creation failed:", repr(problem), file=sys.stderr)
         finally:
@@ -1173,6 +1181,7 @@ async def measure(
     bare = Floor(ports, clients)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(ramp.done.wait(), RAMP_S)
+    ramp.done.set()  # started or not, the slots that have played their first match go on
     ramp_s = time.perf_counter() - began
     await asyncio.sleep(warmup)
     lags: list[float] = []
