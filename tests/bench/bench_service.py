@@ -50,9 +50,10 @@ its retransmit), each next one as soon as its slot's last ends, and --warmup cou
 have started (ramp_s); listen_overflows is the machine's count of accept queue drops over a
 line. Of the M, matches_in_play_mean were in play on average while measuring (every seat has its
 view, not ended), the others being started, and connections_per_match_started is what each match
-that came into play cost the server's accept loop (ours 4, the peer's none): a server accepts
-some tens of new connections a second at saturation, and with every connection new for each
-match (9 ours, 5 the peer's) that rate, not play, bounded the matches in play at 200.
+that came into play cost the server's accept loop (ours 4, the peer's none; matches_started
+says how many came into play while measuring): a server on libuv took one new connection a turn
+of its loop, some tens a second at saturation, and with every connection new for each match (9
+ours, 5 the peer's) that rate, not play, bounded the matches in play at 200.
 
 --modes: how careful the clients are, each mode a line per --matches (and for the peer). plain:
 commands without a version. strict: each command carries the ``expected_version`` of the view it
@@ -942,9 +943,10 @@ class Ramp:
     at once, 200 matches' connections overflowed the peer's (TcpExtListenOverflows: thousands),
     and a dropped SYN waits 1, 3, 7 s for its retransmit, its seat idle. A slot's next matches
     start as soon as the last ends, on its kept connections (Kept: 4 new ones a match ours, the
-    streams', the peer's none), as a busy server meets them: both take one connection a turn of
-    their event loop (libuv's, under Node and uvloop), some tens a second at saturation. The
-    warm-up counts from when as many have started as run at once."""
+    streams', the peer's none): the peer's Node server takes one connection a turn of its event
+    loop (libuv's, since 1.45), some tens a second at saturation, as uvloop's server took them for
+    the gateway before its own acceptor (services/gateway/acceptor.py). The warm-up counts from
+    when as many have started as run at once."""
 
     def __init__(self, count: int) -> None:
         self.bound = asyncio.Semaphore(STARTING_AT_ONCE)
@@ -1261,6 +1263,7 @@ async def measure(
         # the connections a match that came into play while measuring cost the servers to accept
         # (Kept: ours 4, its streams; the peer's none)
         "connections_per_match_started": round(opened / max(1, stats.started), 1),
+        "matches_started": stats.started,  # came into play while measuring: the window saw turnover
         # coalescing: each stream gets the newest view, so a busy server sends fewer than 4 per command
         "views_per_command": round(stats.views / max(1, stats.accepted), 2),
         **(
