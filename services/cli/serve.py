@@ -3,12 +3,14 @@ stop within ``stop_s``."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 
 import uvicorn
 
 from services.cli.startup import checked_settings
 from services.gateway import ws_endpoint
+from services.gateway.acceptor import Acceptor
 from services.gateway.app import create_app
 from services.gateway.coalescing import CoalescingHttpProtocol
 from services.ops import collector, logs, stopping
@@ -26,7 +28,16 @@ def run(host: str, port: int, embedded_worker: bool = False) -> int:
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-            await super().startup(sockets)  # exits the process if it cannot listen
+            await super().startup([])  # the app's lifespan; the listening is the Acceptor's
+            config = self.config
+            listening = config.bind_socket()  # exits the process if it cannot bind
+
+            def protocol() -> asyncio.Protocol:  # as uvicorn's server makes each connection's
+                return config.http_protocol_class(  # type: ignore[call-arg]
+                    config=config, server_state=self.server_state, app_state=self.lifespan.state
+                )
+
+            self.servers = [Acceptor(listening, protocol, config.backlog)]  # type: ignore[list-item]
             collector.settle()
             print(f"tavern: serving on http://{host}:{port} with {where}", flush=True)
 

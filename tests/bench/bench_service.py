@@ -7,7 +7,11 @@ Starts a redis-server on a free port (or uses --redis-url), --gateways `tavern s
 balancer hashing the path's match id would) and --workers `tavern worker` processes, then drives
 N concurrent 4-seat Hero's Tavern matches from this process: every seat is a client that never
 pauses, with its SSE stream open; as soon as its stream shows a view with legal commands newer
-than its last answer, it sends one of them. A match that ends is replaced by a new one. It
+than its last answer, it sends one of them. A match that ends is replaced by a new one, on the
+connections its slot keeps (Kept): the creation's and each seat's POSTs are kept alive from one
+match to the next, and only each seat's stream is a new connection (a stream goes on after its
+match ends, and an HTTP/1.1 client ends an answer only by closing; with --ws each seat's socket is
+new too: its path names the match, and the protocol has no message to follow another). It
 reports accepted commands/s, p50/p99 command latency, p50/p99 from a command's 200 to the new
 view on the seat's own stream and on all 4 streams, and p50/p99 from sending a command to its
 version on all 4 streams (the peer's "move to its state at all 4 clients"), and each seat's mean
@@ -21,27 +25,35 @@ within minutes, and a floor measured after ours made the ratio swing with it.
 With --peer it then measures the peer after ours, on the same cores, with the same client: a
 boardgame.io 0.50.2 server (tests/bench/peer/, which npm installs into the run's directory; one
 Node process, restarted for each line) on a 4-seat simultaneous card draft, its matches created
-and replaced as ours are (its lobby API: create, 4 joins), each seat on one WebSocket speaking
-boardgame.io's socket.io protocol as its own client does ("sync", then each new state an
-"update", a pick an "update" carrying the stateID it was chosen from and its credentials), and
-picking as soon as its state allows. The server answers no move: a pick carries a tag the state
-shows to all, and a move's time runs from its first try to its tag on all 4 clients, our "move
-to all views". Both sides' seats are this process's protocols (SSE and HTTP/1.1 here, WebSocket
-frames there), a callback per message, so each side's client costs about the same a move (each
-line's cpu_us_per_command["client"]). In a closed loop a seat's cycle is seats over rate, and
-the client's part of it falls outside the measured span: the peer's own Node clients, which drove
-it before, spent 750-990 us of CPU a move on the same 2 cores (this client: ~210).
+and replaced as ours are (its lobby API: create, 4 joins, on the slot's kept connection), each
+seat on one WebSocket speaking boardgame.io's socket.io protocol as its own client does ("sync",
+then each new state an "update", a pick an "update" carrying the stateID it was chosen from and
+its credentials), and picking as soon as its state allows; the seat's socket is kept for its
+slot's next match, which a "sync" of that match's ID moves it to (as boardgame.io's client does
+when its matchID changes: the server takes the socket out of the old match's clients). The
+server answers no move: a pick carries a tag the state shows to all, and a move's time runs from
+its first try to its tag on all 4 clients, our "move to all views". Both sides' seats are this
+process's protocols (SSE and HTTP/1.1 here, WebSocket frames there), a callback per message, so
+each side's client costs about the same a move (each line's cpu_us_per_command["client"]). In a
+closed loop a seat's cycle is seats over rate, and the client's part of it falls outside the
+measured span: the peer's own Node clients, which drove it before, spent 750-990 us of CPU a
+move on the same 2 cores (this client: ~210).
 
 The client's own figures: its reads of Redis (INFO) and of the services' /metrics at a window's
 edges are asynchronous, on connections of their own, and the window's time and CPU are taken
 between them (read blocking, they held every seat once for the seconds a saturated worker's
 /metrics, a thread of a busy process, takes to answer: the max and half the p99 at 200 matches);
-client_lag_ms_max is the longest its loop was late while measuring. Matches start at most
-STARTING_AT_ONCE at a time, each until all its seats have their first view (Ramp: started all at
-once, 200 of the peer's overflowed its accept queue, and a dropped SYN waits seconds for its
-retransmit), and --warmup counts from when M have started (ramp_s); listen_overflows is the
-machine's count of accept queue drops over a line. Of the M, matches_in_play_mean were in play on
-average while measuring (every seat has its view, not ended), the others being started.
+client_lag_ms_max is the longest its loop was late while measuring. The first M matches start at
+most STARTING_AT_ONCE at a time, each until all its seats have their first view (Ramp: started
+all at once, 200 of the peer's overflowed its accept queue, and a dropped SYN waits seconds for
+its retransmit), each next one as soon as its slot's last ends, and --warmup counts from when M
+have started (ramp_s); listen_overflows is the machine's count of accept queue drops over a
+line. Of the M, matches_in_play_mean were in play on average while measuring (every seat has its
+view, not ended), the others being started, and connections_per_match_started is what each match
+that came into play cost the server's accept loop (ours 4, the peer's none; matches_started
+says how many came into play while measuring): a server on libuv took one new connection a turn
+of its loop, some tens a second at saturation, and with every connection new for each match (9
+ours, 5 the peer's) that rate, not play, bounded the matches in play at 200.
 
 --modes: how careful the clients are, each mode a line per --matches (and for the peer). plain:
 commands without a version. strict: each command carries the ``expected_version`` of the view it
@@ -143,6 +155,10 @@ RATES_OFF = {
     "TAVERN_HEADER_TIMEOUT_S": "300",
 }
 
+# connections this client has opened so far (HTTP and WebSocket): a line's count of them per match
+# started says what starting a match costs the servers' accept loops
+OPENED = [0]
+
 # where the client's connections come from, in turn (--addresses sets how many)
 ADDRESSES = itertools.cycle(["127.0.0.1"])
 
@@ -184,6 +200,7 @@ class Conn(asyncio.Protocol):
         self.ended: asyncio.Future[None] | None = None  # a stream's end
 
     async def open(self) -> Conn:
+        OPENED[0] += 1
         await asyncio.get_running_loop().create_connection(
             lambda: self, "127.0.0.1", self.port, local_addr=(next(ADDRESSES), 0)
         )
@@ -205,12 +222,19 @@ class Conn(asyncio.Protocol):
             head += f"Authorization: Bearer {token}\r\n"
         if body:
             head += "Content-Type: application/json\r\n"
-        if self.transport.is_closing():  # the server let an idle keep-alive connection go
+        # not yet open (a slot's kept connection), or the server let an idle keep-alive one go
+        if self.transport is None or self.transport.is_closing():
             self.buffer.clear()
             await self.open()
         self.reply = asyncio.get_running_loop().create_future()
         self.transport.write(head.encode() + b"\r\n" + body)
-        return await self.reply
+        try:
+            return await self.reply
+        except asyncio.CancelledError:
+            # given up (its match ended): its answer, still to come, would be taken for the next
+            # request's; closed, the next request opens another connection
+            self.transport.close()
+            raise
 
     async def stream(self, path: str, token: str, on_data: Callable[[bytes], None]) -> None:
         """Hand each data payload of the SSE stream (chunked transfer encoding) to ``on_data``."""
@@ -356,17 +380,39 @@ class Stats:
         self.unseen = 0
         self.views = 0  # views that arrived on the streams while measuring
         self.matches_done = 0
+        self.started = 0  # matches that came into play while measuring
         self.playing = 0  # matches started (every seat has its view) and not ended
         self.measuring = False
         self.go = asyncio.Event()  # cleared while the floor is measured: the seats hold their commands
         self.go.set()
 
 
+class Kept:
+    """A slot's connections, kept from one of its matches to the next, each made when first asked
+    for: a finished match is replaced without a new connection where the protocol allows one to
+    serve the next match (ours: the creation's and each seat's POSTs, HTTP/1.1 keep-alive; the
+    peer's: the lobby's, and each seat's socket, which boardgame.io's "sync" moves to another
+    match). A server accepts only some tens of new connections a second at saturation, and a new
+    one for each seat of each match made starting matches, not playing them, the bound at 200."""
+
+    def __init__(self) -> None:
+        self.held: dict[Any, Any] = {}
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        if key not in self.held:
+            self.held[key] = make()
+        return self.held[key]
+
+    def close(self) -> None:
+        for held in self.held.values():
+            held.close()
+
+
 class Match:
     """One match: 4 seats, each a reader of its stream and a player."""
 
-    def __init__(self, ports: list[int], stats: Stats, rng: random.Random) -> None:
-        self.ports, self.stats, self.rng = ports, stats, rng
+    def __init__(self, ports: list[int], stats: Stats, rng: random.Random, kept: Kept) -> None:
+        self.ports, self.stats, self.rng, self.kept = ports, stats, rng, kept
         self.port = ports[0]
         self.seen = [0, 0, 0, 0]  # newest version on each seat's stream
         self.views: list[Seen | None] = [None] * 4
@@ -385,8 +431,7 @@ class Match:
         playing = False
         try:
             async with ramp.start() if ramp else contextlib.nullcontext():
-                control = await Conn(self.port).open()
-                self.conns.append(control)
+                control = self.kept.get("control", lambda: Conn(self.port))
                 body = json.dumps({"game": "heros-tavern", "seats": 4, "bots": []}).encode()
                 status, raw = await control.request("POST", "/v1/matches", body, extra=f"X-API-Key: {API_KEY}\r\n")
                 assert status == 201, raw
@@ -404,6 +449,7 @@ class Match:
                 await self.started.wait()
             playing = True
             self.stats.playing += 1
+            self.stats.started += self.stats.measuring
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:  # also when the run stops mid-match: no stream reader outlives the loop
@@ -416,6 +462,9 @@ class Match:
                 conn.close()
 
     async def read(self, seat: int, token: str) -> None:
+        # a connection of its own for each match: a stream goes on after its match has ended
+        # (keep-alives until its client goes, docs/API.md), and its client can end an HTTP/1.1
+        # answer only by closing the connection
         conn = await Conn(self.port).open()
         self.conns.append(conn)
         await conn.stream(f"/v1/matches/{self.id}/stream", token, lambda data: self.saw(seat, data))
@@ -463,9 +512,8 @@ class Match:
                 self.stats.move_to_all_s.append(now - at)
 
     async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
-        """How ``seat`` sends a command: a POST on a kept connection of its own."""
-        conn = await Conn(self.port).open()
-        self.conns.append(conn)
+        """How ``seat`` sends a command: a POST on a kept connection of its own, the slot's."""
+        conn = self.kept.get(("post", seat, self.port), lambda: Conn(self.port))
         path = f"/v1/matches/{self.id}/commands"
         prefer = self.stats.prefer
         return lambda command: conn.request("POST", path, command, token, prefer)
@@ -540,7 +588,9 @@ class WsMatch(Match):
         """Nothing: the views come on the socket that ``sender`` opens."""
 
     async def sender(self, seat: int, token: str) -> Callable[[bytes], Awaitable[tuple[int, bytes]]]:
+        # a socket for each match: its path names the match, and it has no message to follow another
         url = f"ws://127.0.0.1:{self.port}/v1/matches/{self.id}/ws?access_token={token}"
+        OPENED[0] += 1
         ws = await websockets.connect(url, max_size=None, compression=None, local_addr=(next(ADDRESSES), 0))
         answers: asyncio.Queue[bytes] = asyncio.Queue()
 
@@ -695,41 +745,69 @@ class PeerSocket(Conn):
 
 
 class PeerSeat:
-    """One seat of a peer's match: its client's state, and its socket."""
+    """One seat of a slot's peer matches: its socket, kept from one match to the next (a "sync"
+    for the next match moves it, as boardgame.io's client does on a new matchID: the server
+    takes the socket out of the old match's clients and into the new one's), and its client's
+    state in the match it is in."""
 
-    def __init__(self, match: PeerMatch, seat: int, credentials: str) -> None:
-        self.match, self.player, self.credentials = match, str(seat), credentials
-        self.socket = PeerSocket(match.port)
+    def __init__(self, port: int, seat: int) -> None:
+        self.port, self.player = port, str(seat)
+        self.socket = PeerSocket(port)
+        self.reader: asyncio.Task | None = None  # the socket's, while it is open
+        self.joined = False  # in the game's namespace: a "sync" may be sent
+        self.match: PeerMatch | None = None
+
+    def join(self, match: PeerMatch, credentials: str) -> None:
+        """Play ``match`` from now on (a socket opened for the first, or moved to it)."""
+        self.match, self.credentials = match, credentials
         self.seen: set[str] = set()  # the tags its client has shown
         self.pending: str | None = None  # the tag of its pick in flight
         self.sent_from = 0  # the stateID that pick was chosen from
         self.first_try: float | None = None  # when its move was first tried (a dropped pick is tried again)
         self.measured = False  # its move was first tried while measuring
+        if self.reader is None or self.reader.done():
+            self.socket, self.joined = PeerSocket(self.port), False
+            self.reader = asyncio.create_task(self.play())
+            self.reader.add_done_callback(report)
+        elif self.joined:
+            self.sync()
+
+    def sync(self) -> None:
+        """Ask for the match's state, as the client does when it connects or its matchID changes."""
+        sync = ["sync", self.match.id, self.player, self.credentials, 4]
+        self.socket.send(EVENT + json.dumps(sync).encode())
 
     async def play(self) -> None:
         await self.socket.open()
         await self.socket.socket("/socket.io/?EIO=4&transport=websocket", self.heard)
 
     def heard(self, frame: bytes) -> None:
+        match = self.match
         if frame.startswith(PEER_UPDATE):
-            state = peer_update(frame[len(EVENT) :]).state
+            update = peer_update(frame[len(EVENT) :])
+            if update.match != match.id:  # the match the socket was in, sent before it moved
+                return
+            state = update.state
         elif frame.startswith(PEER_SYNC):
-            state = peer_sync(frame[len(EVENT) :]).info.state
-            self.match.synced += 1
-            if self.match.synced == 4:
-                self.match.started.set()
+            synced = peer_sync(frame[len(EVENT) :])
+            if synced.match != match.id:
+                return
+            state = synced.info.state
+            match.synced += 1
+            if match.synced == 4:
+                match.started.set()
         elif frame == b"2":  # engine.io's ping
             self.socket.send(b"3")
             return
         elif frame.startswith(JOIN):  # in the namespace: ask for the match's state, as the client does
-            sync = ["sync", self.match.id, self.player, self.credentials, 4]
-            self.socket.send(EVENT + json.dumps(sync).encode())
+            self.joined = True
+            self.sync()
             return
         else:  # the engine.io handshake, "matchData" (who is connected)
             if frame.startswith(b"0{"):
                 self.socket.send(JOIN)
             return
-        match, stats = self.match, self.match.stats
+        stats = match.stats
         stats.views += stats.measuring
         match.saw(state, self.seen)
         G = state.G
@@ -757,31 +835,38 @@ class PeerSeat:
 
     def pick(self, card: str) -> None:
         """Send the pick (a MAKE_MOVE action, as the client's ``moves.pick(card, tag)``)."""
+        match = self.match
         if self.first_try is None:
-            self.first_try, self.measured = time.perf_counter(), self.match.stats.measuring
-        self.match.sent[self.pending] = [self.first_try, 0, 0.0, self.measured]
+            self.first_try, self.measured = time.perf_counter(), match.stats.measuring
+        match.sent[self.pending] = [self.first_try, 0, 0.0, self.measured]
         payload = {
             "type": "pick",
             "args": [card, self.pending],
             "playerID": self.player,
             "credentials": self.credentials,
         }
-        update = ["update", {"type": "MAKE_MOVE", "payload": payload}, self.sent_from, self.match.id, self.player]
+        update = ["update", {"type": "MAKE_MOVE", "payload": payload}, self.sent_from, match.id, self.player]
         self.socket.send(EVENT + json.dumps(update).encode())
+
+    def close(self) -> None:
+        self.socket.close()
+        if self.reader is not None:
+            self.reader.cancel()
 
 
 class PeerMatch:
     """One of the peer's matches (tests/bench/peer/: boardgame.io 0.50.2, --peer) driven by this
     same client, as boardgame.io's own client speaks to its server: the lobby's HTTP API creates
-    the match and seats its 4 players, then each seat opens one WebSocket (socket.io on engine.io
-    4) and asks for a "sync"; the server sends every new state of the match to each seat as an
-    "update" (its player view), and a seat picks with an "update" of its own (a MAKE_MOVE action,
-    with the stateID it was chosen from and its credentials). The server answers no move: a
-    pick's tag in the state the server sends to all is its mark, and a move's time runs from its
-    first try to its tag on all 4 clients."""
+    the match and seats its 4 players, then each seat asks for a "sync" on its WebSocket
+    (socket.io on engine.io 4; the slot's, Kept: opened for its first match, moved to each next);
+    the server sends every new state of the match to each seat as an "update" (its player view),
+    and a seat picks with an "update" of its own (a MAKE_MOVE action, with the stateID it was
+    chosen from and its credentials). The server answers no move: a pick's tag in the state the
+    server sends to all is its mark, and a move's time runs from its first try to its tag on all
+    4 clients."""
 
-    def __init__(self, ports: list[int], stats: Stats, rng: random.Random) -> None:
-        self.port, self.stats, self.rng = ports[0], stats, rng
+    def __init__(self, ports: list[int], stats: Stats, rng: random.Random, kept: Kept) -> None:
+        self.port, self.stats, self.rng, self.kept = ports[0], stats, rng, kept
         # tag -> [its move's first try, clients that showed it, when the first did, first tried while measuring]
         self.sent: dict[str, list] = {}
         self.over: set[str] = set()  # seats whose client showed the game over
@@ -791,42 +876,31 @@ class PeerMatch:
 
     async def run(self, ramp: Ramp | None = None) -> None:
         """Play the match to its end, started within ``ramp``'s bound."""
-        tasks: list[asyncio.Task] = []
-        seats: list[PeerSeat] = []
         playing = False
         try:
             async with ramp.start() if ramp else contextlib.nullcontext():
                 # the lobby API listens on the game server's port + 1 (server.js)
-                lobby = await Conn(self.port + 1).open()
-                try:
-                    status, raw = await lobby.request("POST", "/games/draft/create", b'{"numPlayers":4}')
+                lobby = self.kept.get("lobby", lambda: Conn(self.port + 1))
+                status, raw = await lobby.request("POST", "/games/draft/create", b'{"numPlayers":4}')
+                assert status == 200, raw
+                self.id = json.loads(raw)["matchID"]
+                # one connection for the lobby: a slot's first match opens 5, within the ramp's
+                # bound (4 of the joins' own made the first 200 overflow the peer's accept queue)
+                for seat in range(4):
+                    body = b'{"playerID":"%d","playerName":"p%d"}' % (seat, seat)
+                    status, raw = await lobby.request("POST", f"/games/draft/{self.id}/join", body)
                     assert status == 200, raw
-                    self.id = json.loads(raw)["matchID"]
-                    credentials = []
-                    for seat in range(4):
-                        body = b'{"playerID":"%d","playerName":"p%d"}' % (seat, seat)
-                        status, raw = await lobby.request("POST", f"/games/draft/{self.id}/join", body)
-                        assert status == 200, raw
-                        credentials.append(json.loads(raw)["playerCredentials"])
-                finally:
-                    lobby.close()
-                seats = [PeerSeat(self, seat, credentials[seat]) for seat in range(4)]
-                tasks = [asyncio.create_task(seat.play()) for seat in seats]
-                for task in tasks:
-                    task.add_done_callback(report)
+                    player = self.kept.get(("seat", seat), lambda seat=seat: PeerSeat(self.port, seat))
+                    player.join(self, json.loads(raw)["playerCredentials"])
                 await self.started.wait()
             playing = True
             self.stats.playing += 1
+            self.stats.started += self.stats.measuring
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:
             self.stats.playing -= playing
             self.cut_short()
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            for seat in seats:
-                seat.socket.close()
 
     def saw(self, state: PeerState, seen: set[str]) -> None:
         """A state arrived at a seat whose client had shown the tags in ``seen``."""
@@ -862,14 +936,17 @@ def report(task: asyncio.Task) -> None:
 
 
 class Ramp:
-    """Matches start at most STARTING_AT_ONCE at a time, each until every seat has its first view
-    (all its connections answered): after its creation's answer, 8 connections a match (ours; the
-    peer's 4) may wait in a server's accept queue at once, 400 (200) at most, within its backlog
-    (uvicorn: 2,048; the peer's Node server: 511). Started all at once, 200 matches' connections overflowed the peer's
-    (TcpExtListenOverflows: thousands), and a dropped SYN waits 1, 3, 7 s for its retransmit, its
-    seat idle: at 200 matches here the peer accepted 20 to 30 connections a second (one per turn
-    of its event loop) and the gateway about 40 (ss -ltn: its queue 50 to 380 deep). The warm-up
-    counts from when as many have started as run at once."""
+    """Each slot's first match starts within a bound, STARTING_AT_ONCE at a time, each until every
+    seat has its first view (all its connections answered): after its creation's answer, 8
+    connections a match (ours; the peer's 4) may wait in a server's accept queue at once, 400
+    (200) at most, within its backlog (uvicorn: 2,048; the peer's Node server: 511). Started all
+    at once, 200 matches' connections overflowed the peer's (TcpExtListenOverflows: thousands),
+    and a dropped SYN waits 1, 3, 7 s for its retransmit, its seat idle. A slot's next matches
+    start as soon as the last ends, on its kept connections (Kept: 4 new ones a match ours, the
+    streams', the peer's none): the peer's Node server takes one connection a turn of its event
+    loop (libuv's, since 1.45), some tens a second at saturation, as uvloop's server took them for
+    the gateway before its own acceptor (services/gateway/acceptor.py). The warm-up counts from
+    when as many have started as run at once."""
 
     def __init__(self, count: int) -> None:
         self.bound = asyncio.Semaphore(STARTING_AT_ONCE)
@@ -899,11 +976,19 @@ async def keep_matches(
     ramp: Ramp | None = None,
 ) -> None:
     async def slot() -> None:
-        while not stop.is_set():
-            try:
-                await kind(ports, stats, random.Random(rng.random())).run(ramp)
-            except ConnectionError as problem:  # its creation's connection reset: a new match in its slot
-                print("a match's creation failed:", repr(problem), file=sys.stderr)
+        kept = Kept()
+        first = ramp  # a slot's first match opens all its connections: within the ramp's bound
+        try:
+            while not stop.is_set():
+                try:
+                    await kind(ports, stats, random.Random(rng.random()), kept).run(first)
+                    if first is not None:  # the next ones once every slot has started: until then
+                        await first.done.wait()  # the play of those started held the others' connections back
+                    first = None  # each next at once, on the kept connections (ours: 4 new, the streams')
+                except ConnectionError as problem:  # its creation's connection reset: a new match in its slot
+                    print("a match's creation failed:", repr(problem), file=sys.stderr)
+        finally:
+            kept.close()
 
     tasks = [asyncio.create_task(slot()) for _ in range(count)]
     for task in tasks:
@@ -1098,20 +1183,23 @@ async def measure(
     bare = Floor(ports, clients)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(ramp.done.wait(), RAMP_S)
+    ramp.done.set()  # started or not, the slots that have played their first match go on
     ramp_s = time.perf_counter() - began
     await asyncio.sleep(warmup)
     lags: list[float] = []
     playing: list[int] = []
     watcher = asyncio.create_task(watch_loop(lags, stats, playing))
     ours, floors = Phase(pids, redis_port, METRICS_PORTS), Phase(pids)
+    opened = 0  # connections the client opened while measuring
     for index in range(slices if floor else 1):
         if index:
             stats.go.set()
             await asyncio.sleep(SETTLE_S)  # the held seats' burst passes
         async with ours.timed():
-            stats.measuring = True
+            stats.measuring, before = True, OPENED[0]
             await asyncio.sleep(seconds / slices if floor else seconds)
             stats.measuring = False
+            opened += OPENED[0] - before
         if not floor:
             break
         stats.go.clear()
@@ -1172,6 +1260,10 @@ async def measure(
         # of the M, those in play (every seat has its view, not ended) while measuring, on average:
         # the others are being started (Ramp), their seats idle
         "matches_in_play_mean": round(sum(playing) / max(1, len(playing)), 1),
+        # the connections a match that came into play while measuring cost the servers to accept
+        # (Kept: ours 4, its streams; the peer's none)
+        "connections_per_match_started": round(opened / max(1, stats.started), 1),
+        "matches_started": stats.started,  # came into play while measuring: the window saw turnover
         # coalescing: each stream gets the newest view, so a busy server sends fewer than 4 per command
         "views_per_command": round(stats.views / max(1, stats.accepted), 2),
         **(
