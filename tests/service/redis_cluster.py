@@ -19,10 +19,21 @@ NODE_TIMEOUT_MS = 1000
 BUS_OFFSET = 10_000  # a cluster node also listens on its port + 10000 (the cluster bus)
 
 
+def _ephemeral_low() -> int:
+    """The lowest port the kernel hands out to outgoing connections (Linux's default 32768)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768
+
+
 def free_node_port() -> int:
-    """A free port whose cluster-bus port is free too (and below 65536)."""
+    """A free port whose cluster-bus port is free too, both below the kernel's ephemeral range: a
+    port probed free there can be taken by any test's outgoing connection before the node binds it
+    (CI once lost every cluster test to a node that found its port so taken)."""
+    high = min(_ephemeral_low(), 65_536) - BUS_OFFSET
     for _ in range(200):
-        port = random.randrange(20_000, 50_000)
+        port = random.randrange(10_000, max(high, 10_001))
         try:
             for candidate in (port, port + BUS_OFFSET):
                 with socket.socket() as sock:
