@@ -31,19 +31,10 @@ GENESIS = LEGACY_GENESIS  # the "previous hash" of version 1 in a log without a 
 _HERE = Path(__file__).parent
 
 
-def script(path: Path) -> str:
-    """A Lua script's source: each script sits beside the module that loads it."""
-    return path.read_text()
-
-
-def marking(path: Path) -> str:
-    """A script that marks matches dirty: dirty.lua's function first, then the script's own body."""
-    return script(_HERE / "dirty.lua") + script(path)
-
-
-def bucketed(path: Path) -> str:
-    """A script that takes from token buckets: bucket.lua's functions first, then the script's body."""
-    return script(_HERE / "bucket.lua") + script(path)
+def script(path: Path, *preludes: str) -> str:
+    """A Lua script's source: each script sits beside the module that loads it. ``preludes``: the
+    shared functions it calls (bucket.lua, dirty.lua, held.lua here), put before its own body."""
+    return "".join((_HERE / name).read_text() for name in preludes) + path.read_text()
 
 
 class Record(msgspec.Struct, frozen=True):
@@ -172,7 +163,7 @@ class EventStore:
         # call, rather than the command waiting for a second round trip before it is answered
         self.marks_dirty = marks_dirty
         # EVALSHA, loaded on first NOSCRIPT
-        self._append = redis.register_script(script(_HERE / "bucket.lua") + marking(_HERE / "append.lua"))
+        self._append = redis.register_script(script(_HERE / "append.lua", "bucket.lua", "dirty.lua"))
         self._promote = redis.register_script(script(_HERE / "promote.lua"))
         self._appends: Batched[Call, Any] = Batched(lambda calls: run_scripts(self.acked, calls))
 

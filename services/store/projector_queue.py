@@ -58,11 +58,6 @@ class Backlog:
     running: int  # drain jobs holding a live slot
 
 
-def _holding(name: str) -> str:
-    """A script that needs what the other live jobs hold: held.lua's function, then its own body."""
-    return script(_HERE / "held.lua") + script(_HERE / name)
-
-
 class ProjectorQueue:
     def __init__(
         self, redis: Any, link: resp.Link | None = None, waiter: resp.Link | None = None, tails: bool = False
@@ -74,8 +69,9 @@ class ProjectorQueue:
         self.link = link or link_to(redis)
         self.waiter = waiter or link_to(redis)
         self.tails = tails
-        self._claim = redis.register_script(_holding("claim.lua"))
-        self._release = redis.register_script(_holding("release.lua"))
+        # held.lua: what the other live jobs hold, which both scripts need
+        self._claim = redis.register_script(script(_HERE / "claim.lua", "held.lua"))
+        self._release = redis.register_script(script(_HERE / "release.lua", "held.lua"))
         self._marks = Batched(self._mark_all)
 
     async def mark_dirty(self, match_id: str) -> None:

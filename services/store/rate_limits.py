@@ -17,7 +17,7 @@ from typing import Any
 from services.store import resp
 from services.store.bucket import Bucket
 from services.store.connections import link_to
-from services.store.event_store import Call, bucketed, reply, run_scripts
+from services.store.event_store import Call, reply, run_scripts, script
 
 _TAKE, _LOOK = 1, 0
 
@@ -27,7 +27,7 @@ class RateLimits:
         """On ``redis``'s Redis (the events'), through ``link`` (the hot paths' own connection to
         it: a command's check costs the gateway a third of the CPU it does through redis-py's
         script object; on a Cluster, routed to each bucket's shard)."""
-        self._script = redis.register_script(bucketed(Path(__file__).parent / "rate_limit.lua"))
+        self._script = redis.register_script(script(Path(__file__).parent / "rate_limit.lua", "bucket.lua"))
         self._link = link or link_to(redis)
 
     async def take(self, buckets: list[Bucket]) -> int:
