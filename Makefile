@@ -50,7 +50,7 @@ test: $(BIN)/tavern
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/pytest -q -n 2 --dist loadgroup
+	$(BIN)/pytest -q -n 2 --dist loadgroup --durations=30  # the slowest tests named in every CI log
 
 lint: $(BIN)/tavern
 	$(BIN)/ruff check .
