@@ -42,7 +42,7 @@ async def test_each_seat_gets_its_envelope_as_built_alone_with_who_is_connected_
     views = StaleViews()
 
     async def check(seat: int, version: int) -> None:
-        got = await views.at(runtime, hub, match, seat, version)  # type: ignore[arg-type]
+        got = await views.at(runtime, hub, match, seat, version)
         players = shown(table, hub.present["m"])
         alone = envelope(game, "m", folds[version].state, version, seat, players=players)
         assert got == msgspec.json.encode(alone)
@@ -53,4 +53,4 @@ async def test_each_seat_gets_its_envelope_as_built_alone_with_who_is_connected_
     await check(2, 1)
     await check(2, 2)  # a newer version
     await check(0, 1)  # an older one again
-    assert await views.at(runtime, hub, match, 0, 3) is None  # a fold this process does not keep  # type: ignore[arg-type]
+    assert await views.at(runtime, hub, match, 0, 3) is None  # a fold this process does not keep
