@@ -103,14 +103,26 @@ def all_views(
     undoer: Seat | None = None,
 ) -> dict[str, bytes]:
     """Every seat's envelope and the spectator's, JSON-encoded, by storage field."""
-    encode = msgspec.json.encode
-    table = _Table.of(game, state, version)
-    views = _shared_once(game.all_views(state, seats))
-    shown = msgspec.Raw(encode(players)) if players else None
-    return {
-        field(seat): encode(table.envelope(match_id, seat, view, shown, undoer))
-        for seat, view in zip(viewers(seats), views, strict=True)
-    }
+    envelopes = Envelopes(game, match_id, state, version, players)
+    views = zip(viewers(seats), _shared_once(game.all_views(state, seats)), strict=True)
+    return {field(seat): envelopes.encoded(seat, undoer, view) for seat, view in views}
+
+
+class Envelopes:
+    """The envelopes of one state, JSON-encoded, one at a time: what they share (the rules'
+    result, the table of players) asked and encoded once for all of them (``all_views``; the
+    views of 409s, services/gateway/stale_view.py)."""
+
+    def __init__(
+        self, game: Game, match_id: str, state: Any, version: int, players: list[TablePlayer] | None
+    ) -> None:
+        self.match_id = match_id
+        self.table = _Table.of(game, state, version)
+        self.players = msgspec.Raw(msgspec.json.encode(players)) if players else None
+
+    def encoded(self, seat: Seat | None, undoer: Seat | None, view: Any = None) -> bytes:
+        """``seat``'s envelope; ``view``, when given, is its view built already."""
+        return msgspec.json.encode(self.table.envelope(self.match_id, seat, view, self.players, undoer))
 
 
 def _shared_once(views: list[Any]) -> list[Any]:

@@ -65,6 +65,7 @@ from services.gateway.matchmaking import ROUTES as MATCHMAKING_ROUTES
 from services.gateway.presence import overlay
 from services.gateway.rate_limit import RateLimiter, address_of
 from services.gateway.schemas import CreateMatch, GameInfo, MatchCreated, OptionInfo, SeatToken, error
+from services.gateway.stale_view import StaleViews
 from services.gateway.stream_caps import StreamCaps
 from services.gateway.stream_endpoint import LEAF as STREAM
 from services.gateway.stream_endpoint import get_stream
@@ -370,6 +371,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
                   retry_ms=limits.stream_retry_ms, seen=runtime.presence(PRESENCE_S))
         app.state.runtime, app.state.hub = runtime, hub
         app.state.rate = RateLimiter(runtime.rate_limits, limits)
+        app.state.stale_views = StaleViews()
         app.state.stream_caps = StreamCaps(limits)
         published = openapi.document()
         app.state.openapi = msgspec.json.encode(published)

@@ -13,7 +13,7 @@ from services.commands.folds import MatchLost
 from services.commands.handling import BadCommand, decode_command
 from services.commands.matches import Match
 from services.commands.outcomes import Accepted, Ended, Stale
-from services.gateway import access, answers, asgi, language, outage, stale_view
+from services.gateway import access, answers, asgi, language, outage
 from services.gateway.access import ApiError
 from services.gateway.rate_limit import address_of, refusal
 from services.gateway.schemas import error
@@ -96,5 +96,5 @@ async def _take(scope: asgi.Scope, authorization: str, caller: Caller, sent: Sen
     lang = language.of_scope(scope, await runtime.players.language(match.players.get(seat)))
     view = None
     if isinstance(outcome, Stale):  # with the view it names: the client chooses again without a round
-        view = await stale_view.at(runtime, app.state.hub, match, seat, outcome.version)
+        view = await app.state.stale_views.at(runtime, app.state.hub, match, seat, outcome.version)
     return Reply(*answers.of(outcome, texts(lang), view), ((b"content-language", lang.encode()),))
