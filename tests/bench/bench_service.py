@@ -381,6 +381,7 @@ class Stats:
         self.views = 0  # views that arrived on the streams while measuring
         self.matches_done = 0
         self.started = 0  # matches that came into play while measuring
+        self.start_s: list[float] = []  # of those, each one's creation to every seat's first view
         self.playing = 0  # matches started (every seat has its view) and not ended
         self.measuring = False
         self.go = asyncio.Event()  # cleared while the floor is measured: the seats hold their commands
@@ -431,6 +432,7 @@ class Match:
         playing = False
         try:
             async with ramp.start() if ramp else contextlib.nullcontext():
+                creating = time.perf_counter()
                 control = self.kept.get("control", lambda: Conn(self.port))
                 body = json.dumps({"game": "heros-tavern", "seats": 4, "bots": []}).encode()
                 status, raw = await control.request("POST", "/v1/matches", body, extra=f"X-API-Key: {API_KEY}\r\n")
@@ -450,6 +452,8 @@ class Match:
             playing = True
             self.stats.playing += 1
             self.stats.started += self.stats.measuring
+            if self.stats.measuring:
+                self.stats.start_s.append(time.perf_counter() - creating)
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:  # also when the run stops mid-match: no stream reader outlives the loop
@@ -880,6 +884,7 @@ class PeerMatch:
         try:
             async with ramp.start() if ramp else contextlib.nullcontext():
                 # the lobby API listens on the game server's port + 1 (server.js)
+                creating = time.perf_counter()
                 lobby = self.kept.get("lobby", lambda: Conn(self.port + 1))
                 status, raw = await lobby.request("POST", "/games/draft/create", b'{"numPlayers":4}')
                 assert status == 200, raw
@@ -896,6 +901,8 @@ class PeerMatch:
             playing = True
             self.stats.playing += 1
             self.stats.started += self.stats.measuring
+            if self.stats.measuring:
+                self.stats.start_s.append(time.perf_counter() - creating)
             await self.finished.wait()
             self.stats.matches_done += 1
         finally:
@@ -1264,6 +1271,14 @@ async def measure(
         # (Kept: ours 4, its streams; the peer's none)
         "connections_per_match_started": round(opened / max(1, stats.started), 1),
         "matches_started": stats.started,  # came into play while measuring: the window saw turnover
+        # of those, from the first request of each one's creation (ours: the POST; the peer's: the
+        # lobby's create, then its 4 joins) to every seat's first view: while its seats wait, a
+        # match is out of play
+        **(
+            {f"match_start_ms_p{q}": round(pct(stats.start_s, q / 100), 1) for q in (50, 99)}
+            if stats.start_s
+            else {}
+        ),
         # coalescing: each stream gets the newest view, so a busy server sends fewer than 4 per command
         "views_per_command": round(stats.views / max(1, stats.accepted), 2),
         **(
