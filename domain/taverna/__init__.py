@@ -73,8 +73,9 @@ GAME: Game[State, TavernaCommand, TavernaEvent] = Game(
     result=result,
     breakdown=breakdown,
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options)},
-    # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts
-    bot_generations={"search": 2},
+    # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts;
+    # 3: never the "always pass" setting (search.py, Unset)
+    bot_generations={"search": 3},
     automatic=automatic,
     sealed=sealed,
     # 2: sealed instant-spell prompts (seeds/taverna/RULINGS.md 19); 3: favour windows in other seats'
