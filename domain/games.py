@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.bots.random_bot import RandomBot
+from domain.bots.settings import WithoutSettings
 from domain.kernel import Bot, Game, RulesError
 from domain.kernel.online import online
 
@@ -32,14 +33,16 @@ def get_game(game_id: str) -> Game:
 def make_bot(game: Game, kind: str, options: Mapping[str, Any]) -> Bot:
     """A fresh bot of the named kind for a match with these options, as its setup records them (a
     match recorded before an option existed lacks it, and its rules read that as they do):
-    ``random`` for every game, others as the game offers."""
+    ``random`` for every game (any legal command, settings too: it explores), others as the game
+    offers, never offered a setting (``Game.setting``)."""
     if kind == "random":
         return RandomBot()
     factory = game.bots.get(kind)
     if factory is None:
         raise RulesError("unknown_bot", "{game} has no {kind!r} bot; bots: random, {bots}", game=game.name, kind=kind,
                          bots=", ".join(game.bots))
-    return factory(options)
+    bot = factory(options)
+    return bot if game.setting is None else WithoutSettings(bot, game.setting)
 
 
 # The bot a person's seat falls back to: the bot that tests/bench/bench_search_bot.py shows beating greedy

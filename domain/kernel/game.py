@@ -131,6 +131,9 @@ class Game(Generic[S, C, E]):
     breakdown: Callable[[S], ScoreLines | None]
     views: Callable[[S], list[Any]] | None = None  # see ``all_views``
     automatic: Callable[[S, Seat], C | None] | None = None
+    # Whether a command is a person's setting (Taverna's "always pass"): it spares clicks and changes
+    # no move, so no bot of the game's own is offered one (domain/games.py, make_bot); None: there are none
+    setting: Callable[[C], bool] | None = None
     sealed: Callable[[S], tuple[Seat, ...]] | None = None
     # Bot[Any]: a game's own bots choose among its commands, the kernel's Search among any Command;
     # each made for a match's options (all filled in), which a bot that models the rules plays by

@@ -15,7 +15,7 @@ from domain.kernel.undo import only
 from domain.taverna import events as ev
 from domain.taverna.bot import GreedyBot
 from domain.taverna.breakdown import breakdown
-from domain.taverna.commands import TavernaCommand
+from domain.taverna.commands import SetAutoPass, TavernaCommand
 from domain.taverna.events import TavernaEvent, passed_to_answered, responders_answered_at_once
 from domain.taverna.rules import begin, decide, legal
 from domain.taverna.scoring import result
@@ -74,9 +74,10 @@ GAME: Game[State, TavernaCommand, TavernaEvent] = Game(
     breakdown=breakdown,
     bots={"greedy": lambda options: GreedyBot(), "search": lambda options: search_bot(GAME, options)},
     # each kind's generation, bumped when its moves change (docs/AUDIT.md); search 2: issue 36's playouts;
-    # 3: never the "always pass" setting (search.py, Unset)
+    # 3: never offered the "always pass" setting (``setting``)
     bot_generations={"search": 3},
     automatic=automatic,
+    setting=lambda command: isinstance(command, SetAutoPass),
     sealed=sealed,
     # 2: sealed instant-spell prompts (seeds/taverna/RULINGS.md 19); 3: favour windows in other seats'
     # turns (ruling 22), which a match recorded earlier (its options lack ``off_turn_favours``) never opens;

@@ -4,16 +4,14 @@ its view, with the greedy bot playing on."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from msgspec.structs import replace
 
-from domain.kernel import Command, Game, Rng, Seat, Setup
+from domain.kernel import Game, Rng, Seat, Setup
 from domain.kernel.search import Search, margin
 from domain.taverna.bot import COIN, PRIVILEGE, SPELL, GreedyBot
-from domain.taverna.commands import SetAutoPass
 from domain.taverna.content import CUSTOMERS, FAVOURS, PEOPLES, SPELLS, TRACKS, taverns_for
 from domain.taverna.state import Answer, Player, State, initial
 from domain.taverna.views import TavernaView
@@ -90,20 +88,6 @@ def _worth(state: State, seat: Seat) -> float:
     return margin(scores(state), seat)
 
 
-@dataclass(frozen=True)
-class Unset:
-    """The search, offered the seat's moves without its "always pass" setting: a setting spares a
-    person clicks and changes no move, so a bot gains nothing by it; offered it, the playouts valued
-    on and off alike and the search toggled it at each new version, asked again at each, for ever (a
-    conceded seat's bot kept its match from ending)."""
-
-    search: Search
-
-    def choose(self, view: TavernaView, legal: Sequence[Command], rng: Rng) -> Command:
-        moves = [command for command in legal if not isinstance(command, SetAutoPass)]
-        return self.search.choose(view, moves or legal, rng)
-
-
-def search_bot(game: Game, options: Mapping[str, Any]) -> Unset:
-    return Unset(Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot, options=options,
-                        budget=320, horizon=20, width=4))
+def search_bot(game: Game, options: Mapping[str, Any]) -> Search:
+    return Search(game, sample, _worth, seats=lambda state: state.seats, policy=GreedyBot, options=options,
+                  budget=320, horizon=20, width=4)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from domain.bots.settings import WithoutSettings
 from domain.games import fallback_bot, game_ids, get_game, make_bot
 from domain.kernel import AnyGame, Bot, Rng, Setup, Table, bot_turn
 from domain.kernel.online import TimedOut, bot_label, online
@@ -63,7 +64,8 @@ def test_the_search_bot_samples_states_under_the_matchs_options(game_id):
     game = get_game(game_id)
     setup = game.setup(SEATS[game_id], OTHER_OPTIONS[game_id])
     bot = make_bot(game, "search", setup.options)
-    bot = getattr(bot, "search", bot)  # Taverna's, its search offered no setting (domain/taverna/search.py)
+    if isinstance(bot, WithoutSettings):  # Taverna's: its search offered no setting (Game.setting)
+        bot = bot.bot
     assert isinstance(bot, Search | MercenariesSearch) and dict(bot.options) == setup.options
     fields = option_fields(game, setup)
     checked = 0
@@ -118,7 +120,7 @@ def test_taverna_search_expects_the_favour_windows_other_seats_get_in_its_turn()
         setup = TAVERNA.setup(3, options)
         table = Table(TAVERNA, setup, f"windows-{index}")
         bots = [make_bot(TAVERNA, "random", setup.options) for _ in range(3)]
-        search = make_bot(TAVERNA, "search", setup.options).search  # its search, offered no setting (Unset)
+        search = make_bot(TAVERNA, "search", setup.options).bot  # its search, offered no setting (WithoutSettings)
         assert isinstance(search, Search)
         while not table.finished:
             seat, command = bot_turn(table, bots)

@@ -1,4 +1,4 @@
-"""A bot never toggles "always pass" (domain/taverna/search.py, Unset): the setting changes no move,
+"""A bot never toggles "always pass" (Game.setting: domain/games.py, make_bot): the setting changes no move,
 and the search, offered it, could prefer toggling it at each new version it was asked again at. In
 the service a conceded seat's bot did so for minutes (tests/service/online/test_concede_leave.py
 failed in CI, its match never ending); this match, played as that test plays it (the other two
