@@ -229,7 +229,7 @@ class Runtime:
             tournaments=self.tournaments,
             profiles=self.profiles,
         )
-        self._delivering: rq_workers.ThreadWorker | None = None
+        self._delivering: rq_workers.Serving | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._archiving: asyncio.Task[None] | None = None
 
@@ -248,7 +248,7 @@ class Runtime:
         """The process is stopping: a drain job waiting for work lets go now (thread-safe: a flag)."""
         self.projector.stopping = True
 
-    def start_thread_worker(self) -> rq_workers.ThreadWorker:
+    def start_thread_worker(self) -> rq_workers.Serving:
         """An RQ worker in a thread of this process (the gateway's, on the embedded default)."""
         self.host_jobs()
         wired = self.connections

@@ -78,7 +78,10 @@ class ResidentWorker(SimpleWorker):
         # Sentinel one is not closed on that (redis-py's SentinelManagedConnection reads with
         # disconnect_on_error=False) and teardown's commands would wait for that reply: drop it
         self.connection.connection_pool.disconnect(inuse_connections=False)
-        super().teardown()  # type: ignore[no-untyped-call]
+        try:
+            super().teardown()  # type: ignore[no-untyped-call]
+        except STORE_ERRORS as problem:  # Redis away as it stops: its registration expires by itself
+            log.warning("worker_death_unregistered", error=str(problem))
 
     @property
     def stop_requested(self) -> bool:
@@ -87,36 +90,20 @@ class ResidentWorker(SimpleWorker):
 
 
 class ThreadWorker(ResidentWorker):
-    """A SimpleWorker that runs in a thread of the gateway (the embedded default): no signal
-    handlers (only a main thread may install them) and a timer for job timeouts."""
+    """A SimpleWorker that runs in a thread (the embedded default's, and ``tavern worker``'s queue
+    instances beyond the first): no signal handlers (only a main thread may install them) and a
+    timer for job timeouts."""
 
     death_penalty_class = TimerDeathPenalty
     dequeue_s = 1  # so that stop() takes effect within a second
-    thread: threading.Thread
-    beat: asyncio.Task[None] | None = None  # the projector's worker's (the deliveries' beats not)
 
     def _install_signal_handlers(self) -> None:
         pass
 
     def stop(self) -> None:
-        """Stop after the current job or wait for one (a daemon thread: it never holds up exit)."""
+        """Stop after the current job or wait for one."""
         self._stop_requested = True
         self.on_stop()
-        if self.beat is not None:
-            self.beat.cancel()
-
-
-def start_thread_worker(rq: Queue, beats: ProjectorQueue, on_stop: Callable[[], None]) -> ThreadWorker:
-    """A worker of ``rq`` (on a connection of its own) in a thread, beating on this event loop;
-    ``on_stop``: what its stop asks of the job in hand."""
-    worker = ThreadWorker([rq], connection=rq.connection)
-    worker.on_stop = on_stop
-    worker.thread = threading.Thread(
-        target=worker.work, kwargs={"with_scheduler": False, "logging_level": "WARNING"}, daemon=True
-    )
-    worker.thread.start()
-    worker.beat = asyncio.get_running_loop().create_task(beat_forever(beats))
-    return worker
 
 
 class DeliveryWorker(ThreadWorker):
@@ -132,37 +119,72 @@ class DeliveryWorker(ThreadWorker):
         return None  # RQ's loop quits on it
 
 
-def start_delivery_worker(rq: Queue) -> ThreadWorker:
-    """A worker of the notifications' queue ``rq`` in a thread (the embedded default's)."""
-    worker = DeliveryWorker([rq], connection=rq.connection)
-    worker.thread = threading.Thread(
-        target=worker.work, kwargs={"with_scheduler": False, "logging_level": "WARNING"}, daemon=True
-    )
-    worker.thread.start()
-    return worker
+class Serving:
+    """An RQ worker of one queue in a daemon thread, made again after a back-off whenever it quits
+    on a Redis error (RQ's loop quits on some; meeting Redis at its start and registering raise
+    outside it), until stopped: a worker that met Redis away as it started, or lost it in a way RQ
+    does not retry, would otherwise leave its queue unserved for the process's life."""
 
+    def __init__(self, make: Callable[[], ThreadWorker], name: int | str, stop: threading.Event | None = None) -> None:
+        self.make, self.name = make, name
+        self.stopping = stop or threading.Event()
+        self.worker: ThreadWorker | None = None
+        self.beat: asyncio.Task[None] | None = None  # the projector's worker's (the deliveries' beats not)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
 
-def serve_in_thread(rq: Queue, instance: int | str, dequeue_s: int, stop: threading.Event) -> threading.Thread:
-    """``tavern worker``'s RQ worker of queue instance ``instance`` (beyond the first, which its main
-    thread serves): in a daemon thread, started again after a back-off when RQ quits on a Redis
-    error, until ``stop`` is set. Its job in hand lets go when the process stops (the runtime's
-    flag, set by the main thread's worker); the thread itself ends with the process."""
-
-    def serve() -> None:
+    def _serve(self) -> None:
         pause = 0.5
-        while not stop.is_set():
+        while not self.stopping.is_set():
             began = time.monotonic()
             try:
-                worker = ThreadWorker([rq], connection=rq.connection)
-                worker.dequeue_s = dequeue_s
-                worker.work(with_scheduler=False, logging_level="WARNING")
+                self.worker = self.make()
+                if self.stopping.is_set():  # stopped while it was made: stop() did not see it
+                    return
+                self.worker.work(with_scheduler=False, logging_level="WARNING")
             except STORE_ERRORS as problem:  # outside RQ's loop: meeting Redis, registering the worker
-                log.warning("worker_lost_redis", error=str(problem), queue=instance)
+                log.warning("worker_lost_redis", error=str(problem), queue=self.name)
             pause = 0.5 if time.monotonic() - began > 30 else min(pause * 2, 8.0)
-            if not stop.is_set():
-                log.warning("worker_restarting", after_s=pause, queue=instance)
-            stop.wait(pause)
+            if not self.stopping.is_set():
+                log.warning("worker_restarting", after_s=pause, queue=self.name)
+            self.stopping.wait(pause)
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    return thread
+    def stop(self) -> None:
+        """Stop after the current job or wait for one (a daemon thread: it never holds up exit)."""
+        self.stopping.set()
+        if self.worker is not None:
+            self.worker.stop()
+        if self.beat is not None:
+            self.beat.cancel()
+
+
+def start_thread_worker(rq: Queue, beats: ProjectorQueue, on_stop: Callable[[], None]) -> Serving:
+    """A worker of ``rq`` (on a connection of its own) in a thread, beating on this event loop;
+    ``on_stop``: what its stop asks of the job in hand."""
+
+    def make() -> ThreadWorker:
+        worker = ThreadWorker([rq], connection=rq.connection)
+        worker.on_stop = on_stop
+        return worker
+
+    serving = Serving(make, "projector")
+    serving.beat = asyncio.get_running_loop().create_task(beat_forever(beats))
+    return serving
+
+
+def start_delivery_worker(rq: Queue) -> Serving:
+    """A worker of the notifications' queue ``rq`` in a thread (the embedded default's)."""
+    return Serving(lambda: DeliveryWorker([rq], connection=rq.connection), "notify")
+
+
+def serve_in_thread(rq: Queue, instance: int | str, dequeue_s: int, stop: threading.Event) -> Serving:
+    """``tavern worker``'s RQ worker of queue instance ``instance`` (beyond the first, which its main
+    thread serves), until ``stop`` is set. Its job in hand lets go when the process stops (the
+    runtime's flag, set by the main thread's worker); the thread itself ends with the process."""
+
+    def make() -> ThreadWorker:
+        worker = ThreadWorker([rq], connection=rq.connection)
+        worker.dequeue_s = dequeue_s
+        return worker
+
+    return Serving(make, instance, stop)
