@@ -12,6 +12,7 @@ import secrets
 from typing import Any
 
 from domain.games import game_ids
+from services.commands import egress
 from services.commands.bots import Bots
 from services.commands.challenges import Challenges
 from services.commands.chat import Chat
@@ -200,6 +201,7 @@ class Runtime:
             vapids(settings.vapid_key or DEFAULT_VAPID_KEY, settings.vapid_subject),
             settings.notify_lease_s,
             settings.notify_retry_s,
+            egress.networks(settings.notify_networks),
         )
         self.notifier.jobs = DeliveryJobs(wired.notify_rq, jobs.deliver_job)
         self.tournaments = Tournaments(

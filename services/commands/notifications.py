@@ -32,6 +32,7 @@ from pywebpush import WebPushException, webpush
 from domain.games import get_game
 from domain.kernel import RulesError
 from projections.i18n import DEFAULT, LANGUAGES, texts
+from services.commands import egress
 from services.commands.clocks import deadline
 from services.commands.folds import Folded
 from services.commands.matches import Match
@@ -102,6 +103,7 @@ class Attempt:
 class Sent:
     status: int  # 0: no answer
     error: str = ""
+    refused: bool = False  # its address is not one a notification may go to (egress.py): not tried again
 
 
 class Notifier:
@@ -113,7 +115,10 @@ class Notifier:
         vapid: Vapids,
         lease_s: float = 30.0,
         retry_s: float = 5.0,
+        networks: tuple[egress.Network, ...] = (),
     ) -> None:
+        self.networks = networks  # the private networks a notification may go to (egress.py); else public only
+        self.egress = egress.session(networks)
         self.book = book
         self.players = players
         self.watching = watching  # the seats of a match with an open stream (services/store/presence.py)
@@ -137,13 +142,20 @@ class Notifier:
         parts = urlsplit(hook.url)
         if parts.scheme not in ("http", "https") or not parts.hostname or len(hook.url) > 2000:
             raise RulesError("bad_webhook_url", "a webhook's URL is http:// or https://, at most 2000 characters")
+        if egress.literal_refused(parts.hostname, self.networks):
+            raise RulesError("bad_webhook_url", "a webhook's host is a public name or address, not {host}",
+                             host=parts.hostname)
         if not 16 <= len(hook.secret) <= 200:
             raise RulesError("bad_webhook_secret", "a webhook's secret has 16 to 200 characters")
         return await self._add(player_id, "webhook", msgspec.json.encode(hook))
 
     async def subscribe(self, player_id: str, subscription: PushSubscription) -> str:
-        if urlsplit(subscription.endpoint).scheme not in ("http", "https") or len(subscription.endpoint) > 2000:
+        parts = urlsplit(subscription.endpoint)
+        if parts.scheme not in ("http", "https") or not parts.hostname or len(subscription.endpoint) > 2000:
             raise RulesError("bad_subscription", "a push subscription's endpoint is an http(s) URL")
+        if egress.literal_refused(parts.hostname, self.networks):
+            raise RulesError("bad_subscription", "a push service's host is a public name or address, not {host}",
+                             host=parts.hostname)
         try:
             key, auth = _b64(subscription.keys.p256dh), _b64(subscription.keys.auth)
         except ValueError as problem:
@@ -281,9 +293,11 @@ class Notifier:
         """Send the attempt (blocking: from a job's thread, never the event loop)."""
         try:
             if attempt.channel == "webhook":
-                return _post_webhook(attempt)
+                return _post_webhook(self.egress, attempt)
             return self._push(attempt)
         except (requests.RequestException, OSError) as problem:
+            if (refused := egress.refusal(problem)) is not None:
+                return Sent(0, str(refused)[:300], refused=True)
             return Sent(0, f"{type(problem).__name__}: {problem}")
 
     def _push(self, attempt: Attempt) -> Sent:
@@ -291,7 +305,7 @@ class Notifier:
         try:
             answer = webpush(
                 attempt.target, attempt.body.decode(), vapid_private_key=self.vapid.key, vapid_claims=claims,
-                ttl=PUSH_TTL_S, timeout=SEND_TIMEOUT_S,
+                ttl=PUSH_TTL_S, timeout=SEND_TIMEOUT_S, requests_session=self.egress,
             )
         except WebPushException as problem:
             answered = problem.response
@@ -304,7 +318,7 @@ class Notifier:
         gone = attempt.channel == "push" and sent.status in (404, 410)  # the browser unsubscribed
         if 200 <= sent.status < 300:
             state = "delivered"
-        elif gone or attempt.number >= ATTEMPTS:
+        elif gone or sent.refused or attempt.number >= ATTEMPTS:
             state = "failed"
         else:
             state = "retry"
@@ -322,9 +336,9 @@ class Notifier:
         return state
 
 
-def _post_webhook(attempt: Attempt) -> Sent:
+def _post_webhook(session: requests.Session, attempt: Attempt) -> Sent:
     body = attempt.body
-    answer = requests.post(
+    answer = session.post(
         attempt.target["url"], data=body, timeout=SEND_TIMEOUT_S, allow_redirects=False,
         headers={"Content-Type": "application/json", "Idempotency-Key": attempt.event_id,
                  "Tavern-Delivery": attempt.delivery_id, SIGNATURE: signature(attempt.target["secret"], body)},

@@ -3,6 +3,7 @@ meaning; ``from_env`` reads and checks them, and ``tavern --help`` prints the sa
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +60,17 @@ def _origins(text: str) -> tuple[str, ...]:
         scheme, _, rest = origin.partition("://")
         if origin != "*" and (scheme not in ("http", "https") or not rest or "/" in rest):
             raise ValueError(f"origins (scheme://host[:port]) comma-separated, or * ({origin!r} is not)")
+    return found
+
+
+def _networks(text: str) -> tuple[str, ...]:
+    """TAVERN_NOTIFY_NETWORKS: CIDRs (10.0.0.0/8, fd00::/8, 127.0.0.1/32), comma-separated."""
+    found = tuple(filter(None, (part.strip() for part in text.split(","))))
+    for cidr in found:
+        try:
+            ipaddress.ip_network(cidr, strict=False)
+        except ValueError:
+            raise ValueError(f"networks (CIDRs) comma-separated ({cidr!r} is not one)") from None
     return found
 
 
@@ -231,6 +243,10 @@ VARIABLES = (
              "a notification's attempt holds it this long: one whose sender died is sent again after it"),
     Variable("TAVERN_NOTIFY_RETRY_S", "notify_retry_s", "5", _seconds,
              "a failed notification is tried again after this, doubled at each attempt (8 at most)"),
+    Variable(
+        "TAVERN_NOTIFY_NETWORKS", "notify_networks", "", _networks,
+        "private networks webhooks and push may reach (CIDRs, comma-separated); unset: public addresses only",
+    ),
 )
 # The embedded default's VAPID key (TAVERN_VAPID_KEY unset): generated once for this purpose and
 # public in this source, so that a laptop's `tavern serve` pushes without setup; a deployment sets
@@ -296,6 +312,8 @@ class Settings:
     vapid_subject: str = _default("vapid_subject")
     notify_lease_s: float = _default("notify_lease_s")
     notify_retry_s: float = _default("notify_retry_s")
+    # the private networks a notification may be sent into; none by default (services/commands/egress.py)
+    notify_networks: tuple[str, ...] = ()
     limits: Limits = field(default_factory=Limits)  # what one client may send, and how fast (ops/limits.py)
     # cluster mode: an append is answered once this many replicas hold it (WAIT), else 503;
     # None: 1 on a cluster, 0 (off) on a single Redis (deploy/README.md)

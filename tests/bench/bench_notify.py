@@ -26,7 +26,9 @@ from tests.service.receiver import Receiver
 
 
 async def main(matches: int) -> None:
-    settings = Settings(redis_url=None, queue_url=None, queue_name=f"bench-{uuid.uuid4().hex[:6]}")
+    # the receiver is on this machine: its loopback address allowed (by default only public ones are)
+    settings = Settings(redis_url=None, queue_url=None, queue_name=f"bench-{uuid.uuid4().hex[:6]}",
+                        notify_networks=("127.0.0.1/32",))
     app = create_app(settings, embedded_worker=True)
     receiver = Receiver()
     waits = []

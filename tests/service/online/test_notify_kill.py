@@ -27,7 +27,9 @@ LEASE_S = 1  # a delivery's lease: the killed worker's attempt is taken over aft
 def settings(redis_url) -> Settings:
     redis.Redis.from_url(redis_url).flushall()
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    return Settings(redis_url=redis_url, queue_url=None, queue_name=queue, lease_s=1.0, notify_lease_s=LEASE_S)
+    # the receiver is on this machine: its loopback address allowed (by default only public ones are)
+    return Settings(redis_url=redis_url, queue_url=None, queue_name=queue, lease_s=1.0, notify_lease_s=LEASE_S,
+                    notify_networks=("127.0.0.1/32",))
 
 
 @pytest.fixture
@@ -37,7 +39,8 @@ def embedded_worker() -> bool:
 
 async def test_a_worker_killed_mid_delivery_does_not_double_it(api, settings, processes, redis_url):
     receiver = Receiver(hold_first=True)
-    env = service_env(redis_url, TAVERN_QUEUE=settings.queue_name, TAVERN_NOTIFY_LEASE_S=str(LEASE_S))
+    env = service_env(redis_url, TAVERN_QUEUE=settings.queue_name, TAVERN_NOTIFY_LEASE_S=str(LEASE_S),
+                      TAVERN_NOTIFY_NETWORKS="127.0.0.1/32")
     try:
         doomed = processes(["worker"], env)
         people, _ = await table(api, receiver, receiver)
