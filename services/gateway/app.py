@@ -57,7 +57,7 @@ from services.gateway.chat import ROUTES as CHAT_ROUTES
 from services.gateway.command_endpoint import LEAF as COMMANDS
 from services.gateway.command_endpoint import post_command
 from services.gateway.content_endpoint import get_content
-from services.gateway.cors import Cors
+from services.gateway.cors import Cors, methods
 from services.gateway.endpoints import JSON, int_query, json_body, json_response, runtime_of
 from services.gateway.hub import PRESENCE_S, Hub
 from services.gateway.inbox import ROUTES as INBOX_ROUTES
@@ -399,7 +399,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None, embedded_work
     gateway.metrics = runtime.metrics
     gateway.limits = settings.limits
     gateway.labels = Routes(routes)
-    gateway.entry = Cors(gateway.dispatch, settings.cors_origins) if settings.cors_origins else gateway.dispatch
+    cors = Cors(gateway.dispatch, settings.cors_origins, methods(routes)) if settings.cors_origins else None
+    gateway.entry = cors or gateway.dispatch
     return gateway
 
 

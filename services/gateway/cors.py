@@ -9,12 +9,13 @@ allowed methods and headers): every answer of the API is JSON, so this is the ga
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
+
+from starlette.routing import BaseRoute, Route
 
 from services.gateway import asgi
 
-METHODS = ("GET", "POST")
 # what the API reads (docs/API.md); Content-Type is listed too: JSON is not one of the simple types
 TAKES = ("Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID", "Prefer", "X-API-Key")
 # what it answers beyond the headers every script may read (Content-Type, Cache-Control...)
@@ -22,14 +23,21 @@ SHOWS = ("ETag", "Retry-After")
 MAX_AGE_S = 600  # a browser asks again after this long
 
 
+def methods(routes: Iterable[BaseRoute]) -> tuple[str, ...]:
+    """Every method the routes take but HEAD and OPTIONS (which a browser never asks leave for): a
+    preflight's answer, so that a script may call each route the API has (PATCH and DELETE too)."""
+    taken = {method for route in routes if isinstance(route, Route) for method in route.methods or ()}
+    return tuple(sorted(taken - {"HEAD", "OPTIONS"}))
+
+
 class Cors:
-    def __init__(self, app: Any, origins: Collection[str]) -> None:
+    def __init__(self, app: Any, origins: Collection[str], allowed_methods: Sequence[str]) -> None:
         self.app = app
         self.any = "*" in origins
         self.origins = frozenset(origins)
         self.vary = [] if self.any else [(b"vary", b"Origin")]  # an answer differs by origin: caches keep each
         self.preflight = [
-            (b"access-control-allow-methods", ", ".join(METHODS).encode()),
+            (b"access-control-allow-methods", ", ".join(allowed_methods).encode()),
             (b"access-control-allow-headers", ", ".join(TAKES).encode()),
             (b"access-control-max-age", b"%d" % MAX_AGE_S),
         ]
