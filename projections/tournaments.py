@@ -304,6 +304,28 @@ def group_tables(
     return tables, byes
 
 
+def seat_order(players: Sequence[str], tournament: Tournament) -> tuple[str, ...]:
+    """A table's players in seat order, the early seats to those who had them least. Seat 0 plays
+    first in most of the games (Taverna's first player, Tavern Masters' first Server), and pairing
+    lists the better ranked first: as a Swiss alternates colours, each player's early and late
+    seats are kept even instead. A player's lean is, over its tables played, +1 for a first seat, -1
+    for a last, between for the others; the least lean sits first; at equal leans, the one seated
+    later at its last table; then the order given (round one's: by rating)."""
+    lean: dict[str, float] = dict.fromkeys(players, 0.0)
+    last: dict[str, float] = dict.fromkeys(players, 0.5)  # where at its last table: 0 first .. 1 last
+    for round_ in tournament.rounds:
+        for table in round_.tables:
+            if not table.match_id or len(table.players) < 2:
+                continue  # a bye: no seat
+            for index, player in enumerate(table.players):
+                if player in lean:
+                    at = index / (len(table.players) - 1)
+                    lean[player] += 1 - 2 * at
+                    last[player] = at
+    given = {player: index for index, player in enumerate(players)}
+    return tuple(sorted(players, key=lambda player: (lean[player], -last[player], given[player])))
+
+
 def bracket_positions(size: int) -> list[int]:
     """Seed numbers (0-based) in bracket order for a bracket of ``size`` (a power of two): seeds 1
     and 2 meet in the final at the earliest, 1 plays the last, and so on."""
@@ -324,7 +346,7 @@ def _advancing(round_: RoundStarted, tournament: Tournament, results: Results) -
     higher seed, first in the bracket), a bye's player; nobody from a table nobody came to."""
     on = []
     for i in range(0, len(round_.bracket), 2):
-        pair = [p for p in round_.bracket[i : i + 2] if p]
+        pair = [p for p in round_.bracket[i : i + 2] if p]  # in bracket order: the higher seed first
         table = next((t for t in round_.tables if pair and t.players[0] in pair), None)
         if table is None:
             on.append("")
@@ -332,7 +354,7 @@ def _advancing(round_: RoundStarted, tournament: Tournament, results: Results) -
         scored = table_points(table, tournament, results)
         assert scored is not None, "only a round over is advanced from"
         best = max(scored.values())
-        on.append("" if best == 0 else next(p for p in table.players if scored[p] == best))
+        on.append("" if best == 0 else next(p for p in pair if scored[p] == best))  # a tie: the higher seed
     return on
 
 
@@ -356,9 +378,9 @@ def plan(tournament: Tournament, results: Results) -> Plan | None:
     met, bye_had = met_pairs(tournament), had_bye(tournament)
     if spec.seats == 2:
         pairs, bye = pair_two(order, met, bye_had)
-        return Plan([tuple(pair) for pair in pairs], [bye] if bye else [])
+        return Plan([seat_order(pair, tournament) for pair in pairs], [bye] if bye else [])
     tables, byes = group_tables(order, spec.seats, spec.min_seats, met, bye_had)
-    return Plan([tuple(table) for table in tables], byes)
+    return Plan([seat_order(table, tournament) for table in tables], byes)
 
 
 def _elimination(tournament: Tournament, results: Results) -> Plan | None:
@@ -379,7 +401,7 @@ def _elimination(tournament: Tournament, results: Results) -> Plan | None:
     for i in range(0, len(bracket), 2):
         pair = tuple(p for p in bracket[i : i + 2] if p)
         if len(pair) == 2:
-            tables.append(pair)
+            tables.append(seat_order(pair, tournament))
         elif pair:
             byes.append(pair[0])
     return Plan(tables, byes, bracket)
