@@ -1,6 +1,7 @@
 """/asyncapi.json (AsyncAPI 3.1): a match's two streams, /stream (Server-Sent Events) and /ws (a
-WebSocket): their frames, resuming, keep-alives, the last word of a lost match and the close codes.
-docs/API.md says the same in words.
+WebSocket): their frames, resuming, keep-alives, the last word of a lost match and the close codes;
+and a registered player's two, its events (/v1/events: challenges, matches found and started, its
+turns) and its inbox (/v1/players/me/inbox/stream). docs/API.md says the same in words.
 
 Every payload is a schema of /openapi.json (the frames are stream_schemas.py's): the document is
 built from ``openapi.document()``, the components its payloads reach carried into AsyncAPI's schema
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.commands.challenges import PlayerEvent
+from services.commands.matchmaker import MatchFound, TicketLapsed
 from services.gateway import contract
 from services.gateway.contract import Schema, ref
 
@@ -30,7 +33,16 @@ PAYLOADS = {
     "wsChat": "WsChatFrame",
     "wsCommand": "WsCommand",
     "wsAnswer": "WsAnswerFrame",
+    "inbox": "InboxPage",
 }
+# A player's events (services/gateway/bots.py): each SSE event named by its type, the payload that type's
+# schema; those kept in the player's log carry an ``id`` to resume after, the turns and ends made from
+# the views do not
+EVENT_TYPES = [*PlayerEvent.__args__, MatchFound, TicketLapsed]
+EVENTS = {kind.__struct_config__.tag: kind.__name__ for kind in EVENT_TYPES}
+UNKEPT = ("turn", "match_finished")
+PAYLOADS |= EVENTS
+STREAM_ID = {"type": "string", "pattern": "^[0-9]+-[0-9]+$", "description": "send it back as Last-Event-ID"}
 
 # The WebSocket's close codes: a refused connection is accepted, then closed with 4000 + the HTTP
 # status the same refusal answers on /stream, the error's code as the reason (ws_endpoint.py).
@@ -57,12 +69,13 @@ CLOSE_CODES = [
 _SSE_FIELDS = "the SSE fields of the event (`event:`, `id:`, `retry:`) as headers; `data:` is the payload"
 
 
-def _sse_fields(event: str | None, with_id: bool) -> Schema:
+def _sse_fields(event: str | None, with_id: bool, id_schema: Schema | None = None) -> Schema:
     properties: dict[str, Any] = {"event": {"enum": [event]}} if event else {}
     if with_id:
-        properties["id"] = {**INTEGER, "description": "the view's version: send it back as Last-Event-ID"}
+        properties["id"] = id_schema or {**INTEGER, "description": "the view's version: send it back as Last-Event-ID"}
         properties["retry"] = {**INTEGER, "description": "on the first event only: the reconnection delay, ms"}
-    return {"type": "object", "description": _SSE_FIELDS, "properties": properties, "required": ["event"] * bool(event)}
+    return {"type": "object", "description": _SSE_FIELDS, "properties": properties, "required": ["event"] * bool(event),
+            "additionalProperties": False}  # a field not listed is never sent (an id on a turn: none)
 
 
 def _message(name: str, summary: str, headers: Schema | None = None) -> Schema:
@@ -109,6 +122,21 @@ def _messages() -> dict[str, Schema]:
         "wsChat": _message("wsChat", "The table chat has new lines, as /stream's chat"),
         "wsCommand": _message("wsCommand", "A command of the seat, with an id of the client's"),
         "wsAnswer": _message("wsAnswer", "The answer to a command, carrying its id"),
+        "inbox": _message(
+            "inbox",
+            "The player's inbox as GET /v1/players/me/inbox answers it: at once, then at each change",
+            _sse_fields("inbox", with_id=True, id_schema={**INTEGER, "description": "the inbox's revision: send "
+                                                         "it back as Last-Event-ID"}),
+        ),
+        **{
+            event: _message(
+                event,
+                f"A `{event}` event of the player's"
+                + (" (no `id`: made from the seat's views, not kept)" if event in UNKEPT else ""),
+                _sse_fields(event, with_id=event not in UNKEPT, id_schema=STREAM_ID),
+            )
+            for event in EVENTS
+        },
     }
 
 
@@ -160,11 +188,36 @@ def _channels() -> dict[str, Schema]:
             "x-resume": {"query": "last_event_id", "value": "the `version` of the last view received"},
             "x-close-codes": CLOSE_CODES,
         },
+        "events": {
+            "address": "/v1/events",
+            "title": "GET /v1/events",
+            "description": "Server-Sent Events to a GET with a registered player's token (`Authorization: Bearer`): "
+            "its challenges and their answers, matches found and started, tournament tables, rematches, and in "
+            "each started match its seat's turns (the seat's view in the event) and the match's end. Resume: "
+            "reconnect with `Last-Event-ID: <the last id>` (turns and ends have none: they are told again "
+            "from the views). A stream quiet for 15 s gets a `: keepalive` comment. Refusals are HTTP answers "
+            "(`ErrorBody`): 400 `bad_last_event_id`, 401, 429 `rate_limited`.",
+            "servers": [{"$ref": "#/servers/http"}],
+            "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in _EVENTS},
+            "x-resume": {"header": "Last-Event-ID", "value": "the `id` of the last event received that had one"},
+        },
+        "inbox": {
+            "address": "/v1/players/me/inbox/stream",
+            "title": "GET /v1/players/me/inbox/stream",
+            "description": "Server-Sent Events to a GET with a registered player's token: its inbox (its running "
+            "matches, its turn or not) at once and at each change. Resume: `Last-Event-ID: <the last id>` "
+            "(the inbox comes at once if it changed since). Keep-alives and refusals as /v1/events'.",
+            "servers": [{"$ref": "#/servers/http"}],
+            "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in _INBOX},
+            "x-resume": {"header": "Last-Event-ID", "value": "the `id` of the last inbox event received"},
+        },
     }
 
 
 _SSE = ("view", "presence", "chat", "lost", "keepalive", "goodbye")
 _WS = ("wsView", "wsPresence", "wsChat", "wsCommand", "wsAnswer")
+_EVENTS = (*EVENTS, "keepalive", "goodbye")
+_INBOX = ("inbox", "keepalive", "goodbye")
 
 
 def _messages_of(channel: str, names: tuple[str, ...]) -> list[Schema]:
@@ -192,6 +245,20 @@ def _operations() -> dict[str, Schema]:
             "summary": "The gateway takes a seat's commands on the socket and answers each (a spectator's: 403)",
             "messages": _messages_of("ws", ("wsCommand",)),
             "reply": {"channel": {"$ref": "#/channels/ws"}, "messages": _messages_of("ws", ("wsAnswer",))},
+        },
+        "streamPlayerEvents": {
+            "action": "send",
+            "channel": {"$ref": "#/channels/events"},
+            "summary": "The gateway sends a registered player's events as Server-Sent Events",
+            "messages": _messages_of("events", _EVENTS),
+            "bindings": {"http": {"method": "GET", "bindingVersion": "0.3.0"}},
+        },
+        "streamInbox": {
+            "action": "send",
+            "channel": {"$ref": "#/channels/inbox"},
+            "summary": "The gateway sends a registered player's inbox as Server-Sent Events",
+            "messages": _messages_of("inbox", _INBOX),
+            "bindings": {"http": {"method": "GET", "bindingVersion": "0.3.0"}},
         },
     }
 
@@ -221,10 +288,11 @@ def document(openapi: dict[str, Any]) -> dict[str, Any]:
     return {
         "asyncapi": "3.1.0",
         "info": {
-            "title": "Tavern: a match's streams",
+            "title": "Tavern: a match's streams, and a player's",
             "version": version,
             "description": "The views of a match as Server-Sent Events (`/stream`) and on a WebSocket (`/ws`, "
-            "commands too). Every payload is a schema of /openapi.json (the same version of the API); "
+            "commands too); a registered player's events (`/v1/events`) and inbox (`/v1/players/me/inbox/stream`) "
+            "as Server-Sent Events. Every payload is a schema of /openapi.json (the same version of the API); "
             "docs/API.md says the same in words.",
         },
         "servers": {

@@ -17,8 +17,10 @@ from referencing.jsonschema import DRAFT7
 
 from services.gateway.asyncapi import PAYLOADS, dialect
 from services.ops.settings import Settings
-from tests.service.client import bearer, create, seat_token
+from tests.service.client import bearer, create, seat_token, sse_frames
 from tests.service.contract.node import installed, node
+from tests.service.online.lobby_client import Person
+from tests.service.online.test_bot_accounts import challenge, register_bot
 
 pytestmark = pytest.mark.anyio
 PARSER = Path(__file__).parent / "asyncapi"
@@ -152,3 +154,37 @@ async def test_its_close_codes_are_the_refusals(served):
                 await socket.recv()
         closes.append({"code": closed.value.rcvd.code, "reason": closed.value.rcvd.reason})
     assert all(close in listed for close in closes) and sorted(c["code"] for c in closes) == [4400, 4401, 4403, 4404]
+
+
+async def test_a_players_event_and_inbox_frames_are_the_documents(served, api):
+    """/v1/events and the inbox stream: each event's data is its message's payload, its SSE fields its
+    headers (a kept event's id, none on a turn or an end made from the views)."""
+    messages = Messages((await served.get("/asyncapi.json")).json())
+
+    def check(frame: dict[str, str]) -> str:
+        messages.check(frame["event"], json.loads(frame["data"]))
+        messages.check(frame["event"], {key: value for key, value in frame.items() if key != "data"}, "headers")
+        return frame["event"]
+
+    ann, bot = await Person(api).register("Ann"), await register_bot(api)
+    asked = await challenge(ann, bot)
+    async with served.stream("GET", "/v1/events", headers=bearer(bot.token), timeout=10) as stream:
+        assert check(await anext(sse_frames(stream))) == "challenge"
+    accepted = (await bot.call("POST", f"/v1/challenges/{asked['challenge_id']}/accept")).json()
+    await ann.join(accepted["match_id"])
+    bot.seat_token = accepted["token"]
+    seen = []
+    async with served.stream("GET", "/v1/events", headers=bearer(ann.token), timeout=10) as stream:
+        frames = sse_frames(stream)
+        seen += [check(await anext(frames)) for _ in range(2)]
+        conceded = await bot.call("POST", f"/v1/matches/{accepted['match_id']}/commands", {"type": "Concede"},
+                                  seat=True)
+        assert conceded.status_code == 200, conceded.text
+        while seen[-1] != "match_finished":
+            seen.append(check(await anext(frames)))
+    assert seen[:2] == ["challenge_accepted", "match_started"]
+    with pytest.raises(ValidationError):  # a turn's fields with an id it never has: the document refuses it
+        messages.check("turn", {"event": "turn", "id": 7}, "headers")
+    async with served.stream("GET", "/v1/players/me/inbox/stream", headers=bearer(ann.token), timeout=10) as stream:
+        assert check(await anext(sse_frames(stream))) == "inbox"
+    assert {"challenge", "challenge_accepted", "match_started", "match_finished", "inbox"} <= messages.checked
