@@ -224,15 +224,22 @@ def _messages_of(channel: str, names: tuple[str, ...]) -> list[Schema]:
     return [{"$ref": f"#/channels/{channel}/messages/{name}"} for name in names]
 
 
+def _streamed(channel: str, summary: str, names: tuple[str, ...]) -> Schema:
+    """The operation of an SSE channel: the gateway sends its messages to a GET."""
+    return {
+        "action": "send",
+        "channel": {"$ref": f"#/channels/{channel}"},
+        "summary": summary,
+        "messages": _messages_of(channel, names),
+        "bindings": {"http": {"method": "GET", "bindingVersion": "0.3.0"}},
+    }
+
+
 def _operations() -> dict[str, Schema]:
     return {
-        "streamViews": {
-            "action": "send",
-            "channel": {"$ref": "#/channels/stream"},
-            "summary": "The gateway sends a seat's (or the spectator's) views as Server-Sent Events",
-            "messages": _messages_of("stream", _SSE),
-            "bindings": {"http": {"method": "GET", "bindingVersion": "0.3.0"}},
-        },
+        "streamViews": _streamed(
+            "stream", "The gateway sends a seat's (or the spectator's) views as Server-Sent Events", _SSE
+        ),
         "socketViews": {
             "action": "send",
             "channel": {"$ref": "#/channels/ws"},
@@ -246,20 +253,12 @@ def _operations() -> dict[str, Schema]:
             "messages": _messages_of("ws", ("wsCommand",)),
             "reply": {"channel": {"$ref": "#/channels/ws"}, "messages": _messages_of("ws", ("wsAnswer",))},
         },
-        "streamPlayerEvents": {
-            "action": "send",
-            "channel": {"$ref": "#/channels/events"},
-            "summary": "The gateway sends a registered player's events as Server-Sent Events",
-            "messages": _messages_of("events", _EVENTS),
-            "bindings": {"http": {"method": "GET", "bindingVersion": "0.3.0"}},
-        },
-        "streamInbox": {
-            "action": "send",
-            "channel": {"$ref": "#/channels/inbox"},
-            "summary": "The gateway sends a registered player's inbox as Server-Sent Events",
-            "messages": _messages_of("inbox", _INBOX),
-            "bindings": {"http": {"method": "GET", "bindingVersion": "0.3.0"}},
-        },
+        "streamPlayerEvents": _streamed(
+            "events", "The gateway sends a registered player's events as Server-Sent Events", _EVENTS
+        ),
+        "streamInbox": _streamed(
+            "inbox", "The gateway sends a registered player's inbox as Server-Sent Events", _INBOX
+        ),
     }
 
 
