@@ -45,6 +45,10 @@ FORMAT = "tavern-hibernated/1"
 WAKE_ATTEMPTS = 3  # a wake that finds another token (woken and asleep again meanwhile) reads again
 
 
+class Missing(ArchiveDown):
+    """A sleep's objects are not in the archive: dropped by a waker that came first, or lost."""
+
+
 def idempotency_of(fields: dict[str, str], records: list[Record]) -> Iterator[tuple[int, str]]:
     """The idempotency records a match may hold that can be named, as (seat, key): its logged
     commands' and its bots'. A refusal kept under a player's own key is in no log: it lapses by itself."""
@@ -128,6 +132,8 @@ class Hibernation:
         ) != (exported, snapshot):
             raise RuntimeError(f"match {match_id}: the archive did not give back what was written")
         outcome = await self.beds.sleep(match_id, version, token, list(kept))
+        if outcome != "ok":  # it stays awake: the objects just written are nobody's
+            await self._drop(match_id, token)
         if outcome == "ok":
             game = awake.meta["game"]
             await self.lifecycle.hibernated(game, match_id, awake.records[-1].envelope.time)
@@ -143,9 +149,16 @@ class Hibernation:
             if asleep.token is None:
                 return asleep.awake
             started = time.perf_counter()
-            bed, game, at = await self._bed(match_id, asleep.token)
+            try:
+                bed, game, at = await self._bed(match_id, asleep.token)
+            except Missing:
+                if (await self.beds.asleep(match_id)).token != asleep.token:
+                    continue  # woken meanwhile by another, who dropped these objects: read again
+                log.error("hibernated_missing", match_id=match_id, token=asleep.token)
+                raise
             outcome = await self.beds.wake(match_id, asleep.token, bed)
             if outcome == "woken":
+                await self._drop(match_id, asleep.token)  # Redis holds it again: the sleep's objects are spent
                 await self.lifecycle.woken(game, match_id, at)
                 await self.marked(match_id)  # the projector writes its views again
                 metrics.WOKEN.labels(game).inc()
@@ -154,6 +167,15 @@ class Hibernation:
             if outcome != "stale":
                 return outcome in ("woken", "awake")
         return False
+
+    async def _drop(self, match_id: str, token: str) -> None:
+        """Delete a sleep's two objects (a woken match's, or one that stayed awake): an archive that
+        fails here costs a few KB left behind, never the match."""
+        for name in (archive.snapshot_name(match_id, token), archive.hibernated_log_name(match_id, token)):
+            try:
+                await self.archive.delete(name)
+            except Exception as problem:  # whatever the archive's client raises (OSError, botocore's)
+                log.warning("hibernated_not_deleted", match_id=match_id, object=name, error=str(problem))
 
     async def _bed(self, match_id: str, token: str) -> tuple[Bed, str, float]:
         """What wake.lua puts back, from the archive; its game and the time of its newest event."""
@@ -164,8 +186,7 @@ class Hibernation:
             log.warning("archive_unavailable", match_id=match_id, error=str(problem))
             raise ArchiveDown(f"match {match_id} cannot be woken: the archive cannot be read") from problem
         if packed_snapshot is None or packed_log is None:
-            log.error("hibernated_missing", match_id=match_id, token=token)
-            raise ArchiveDown(f"match {match_id} cannot be woken: its snapshot is not in the archive")
+            raise Missing(f"match {match_id} cannot be woken: its snapshot is not in the archive")
         snapshot = json.loads(archive.decompress(packed_snapshot))
         exported = archive.decompress(packed_log)
         if hashlib.sha256(exported).hexdigest() != snapshot["log_sha256"]:

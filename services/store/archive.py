@@ -61,6 +61,10 @@ class Archive(Protocol):
         """The object's bytes, None if there is none."""
         ...
 
+    async def delete(self, name: str) -> None:
+        """The object gone (nothing if there was none)."""
+        ...
+
     def problem(self) -> str | None:
         """At start: None if this process can write here, else why not, in one line."""
         ...
@@ -100,6 +104,9 @@ class DirectoryArchive:
     async def get(self, name: str) -> bytes | None:
         return await asyncio.to_thread(self._get, name)
 
+    async def delete(self, name: str) -> None:
+        await asyncio.to_thread((self.root / name).unlink, missing_ok=True)
+
     def problem(self) -> str | None:
         try:
             self.root.mkdir(parents=True, exist_ok=True)
@@ -136,6 +143,9 @@ class S3Archive:
 
     async def get(self, name: str) -> bytes | None:
         return await asyncio.to_thread(self._get, name)
+
+    async def delete(self, name: str) -> None:  # S3 answers a missing key's delete as done
+        await asyncio.to_thread(self.client.delete_object, Bucket=self.bucket, Key=self.prefix + name)
 
     def problem(self) -> str | None:
         from botocore.exceptions import BotoCoreError, ClientError

@@ -3,7 +3,9 @@ put to sleep by the sweep (its time moved on) keeps one key in Redis and answers
 once woken by it (versions, chain, views, events, replay, export, the audit), takes a retried command
 as the same one and a new command; two wakers at once, a command arriving while it is put to sleep,
 and a wake while the archive is down (503, nothing lost), on the embedded default with a directory
-archive (and an S3 bucket on moto's server for the finished match)."""
+archive (and an S3 bucket on moto's server for the finished match). A sleep's objects are deleted
+once it is woken, or once the sleep did not happen; a waker that finds them deleted by another reads
+again and finds the match awake."""
 
 from __future__ import annotations
 
@@ -66,6 +68,11 @@ async def match_keys(runtime, match_id: str) -> set[str]:
     return {name.decode() for name in await runtime.events.keys(f"match:{{{match_id}}}:*")}
 
 
+def slept_objects(runtime, match_id: str) -> list[str]:
+    """The hibernation objects of the match in the (directory) archive."""
+    return sorted(path.name for path in (runtime.archive.root / "hibernated").glob(f"*/{match_id}.*"))
+
+
 async def asleep(runtime, match_id: str) -> None:
     """Put the match to sleep through the sweep, its clock moved past TAVERN_HIBERNATE_AFTER_S."""
     assert await runtime.hibernation.sweep(now=time.time() + AFTER_S + 1) >= 1
@@ -95,6 +102,7 @@ async def test_a_match_of_each_game_sleeps_and_wakes_answering_as_before(setting
             assert await answers(api, match_id, created["spectator_token"]) == spectator
             assert await runtime.store.read(match_id) == log  # same versions, same chain, same ids
             assert keys.hibernated(match_id) not in await match_keys(runtime, match_id)
+            assert slept_objects(runtime, match_id) == []  # woken: the sleep's objects are deleted
 
             await asleep(runtime, match_id)  # a retried command, asleep: the same answer, nothing appended
             retried = await send(api, created, 0, sent, idempotency_key="k1")
@@ -106,6 +114,7 @@ async def test_a_match_of_each_game_sleeps_and_wakes_answering_as_before(setting
             assert answer.status_code == 200 and answer.json()["version"] > len(log), answer.text
             assert (await runtime.store.read(match_id))[: len(log)] == log
             await wait_for(api, created, token, answer.json()["version"])
+            assert slept_objects(runtime, match_id) == []  # three sleeps, nothing left behind
 
 
 @pytest.fixture(params=["directory", "s3"])
@@ -155,6 +164,25 @@ async def test_two_wakers_at_once_and_a_command_while_it_is_put_to_sleep(setting
             assert woken == [True] * 4  # one restored it, the others found it awake
             assert await runtime.store.read(match_id) == log
 
+            # a waker that read the token before another woke it and deleted its objects: it reads
+            # the token again and finds the match awake (not a 503 for objects gone)
+            await asleep(runtime, match_id)
+            beds = runtime.hibernation.beds
+            before = await beds.asleep(match_id)
+            assert await runtime.hibernation.wake(match_id) and slept_objects(runtime, match_id) == []
+            real, told = beds.asleep, []
+
+            async def read_too_early(asked: str):
+                told.append(asked)
+                return before if len(told) == 1 else await real(asked)
+
+            beds.asleep = read_too_early
+            try:
+                assert await runtime.hibernation.wake(match_id)
+            finally:
+                beds.asleep = real
+            assert len(told) >= 2 and await runtime.store.read(match_id) == log
+
             # a command taken while the snapshot is being written: the match stays awake, the command kept
             archived = runtime.hibernation.archive
             put = archived.put
@@ -172,6 +200,7 @@ async def test_two_wakers_at_once_and_a_command_while_it_is_put_to_sleep(setting
                 archived.put = put
             assert len(await runtime.store.read(match_id)) > len(log)
             assert keys.hibernated(match_id) not in await match_keys(runtime, match_id)
+            assert slept_objects(runtime, match_id) == []  # the objects of the sleep that did not happen
 
 
 async def test_a_wake_while_the_archive_is_down_is_a_503_and_loses_nothing(settings, tmp_path):
