@@ -106,6 +106,18 @@ class TicketLapsed(msgspec.Struct, tag="ticket_lapsed"):
     ticket_id: str
 
 
+class TicketWithdrawn(msgspec.Struct, tag="ticket_withdrawn"):
+    """Its player was seated at a table of another game (``match_id``): a player seeking several
+    games at once plays the first found, and is not sent to a second table."""
+
+    ticket_id: str
+    match_id: str
+
+
+# what the matchmaker tells a player on its event stream (docs/matchmaking.md)
+TICKET_EVENTS = (MatchFound, TicketLapsed, TicketWithdrawn)
+
+
 class _Made(msgspec.Struct):
     """A table made, kept in its pool until its players are due to have joined."""
 
@@ -270,7 +282,23 @@ class Matchmaker:
             await self.events.push(ticket.player, _encode(told))
         log.info("table_made", match_id=match.id, game=game_id, tickets=[t.ticket_id for t in table.tickets],
                  bots=bots, spread=matching.spread(table))  # fmt: skip
+        for ticket in table.tickets:
+            await self._withdraw_others(ticket.player, game_id, match.id, now)
         return 1
+
+    async def _withdraw_others(self, player_id: str, seated_in: str, match_id: str, now: float) -> None:
+        """Cancel the player's tickets waiting in the other games' pools: seated at one table, it is
+        not sent to a second. (Pools are apart, one shard each, so two pools forming a table of the
+        same player in the same instant both seat it: a window of one sweep's step, not closed here.)"""
+        for game in game_ids():
+            held = None if game == seated_in else await self.pools.held(game, player_id)
+            stored = None if held is None else await self.pools.get(game, held, None)
+            if held is None or stored is None:
+                continue
+            moved = Moved(held, player_id, _ask.decode(stored.ask).created)
+            if await self.pools.move(game, [moved], WAITING, "cancelled", now):
+                await self.events.push(player_id, _encode(TicketWithdrawn(held, match_id)))
+                log.info("ticket_withdrawn", ticket=held, player=player_id, match_id=match_id)
 
     async def _found(self, ticket_id: str, player: Player, now: float | None) -> tuple[Any, Ask]:
         game = ticket_game(ticket_id)

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.commands.challenges import PlayerEvent
-from services.commands.matchmaker import MatchFound, TicketLapsed
 from services.gateway import contract
 from services.gateway.contract import Schema, ref
+from services.gateway.openapi_online import EVENT_TYPES
 
 PATH = "/asyncapi.json"
 MATCH = "/v1/matches/{match_id}"
@@ -38,7 +37,6 @@ PAYLOADS = {
 # A player's events (services/gateway/bots.py): each SSE event named by its type, the payload that type's
 # schema; those kept in the player's log carry an ``id`` to resume after, the turns and ends made from
 # the views do not
-EVENT_TYPES = [*PlayerEvent.__args__, MatchFound, TicketLapsed]
 EVENTS = {kind.__struct_config__.tag: kind.__name__ for kind in EVENT_TYPES}
 UNKEPT = ("turn", "match_finished")
 PAYLOADS |= EVENTS

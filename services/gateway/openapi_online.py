@@ -11,7 +11,7 @@ from domain.games import game_ids
 from services.commands.challenges import Accepted, Answered, Challenge, NewChallenge, PlayerEvent
 from services.commands.inbox import InboxPage
 from services.commands.lobby import Joined, Left, LivePage, LobbyPage, Started
-from services.commands.matchmaker import MatchFound, NewTicket, Ticket, TicketLapsed
+from services.commands.matchmaker import TICKET_EVENTS, NewTicket, Ticket
 from services.commands.tournaments import NewTournament, TournamentInfo, TournamentSummary
 from services.gateway.bots import BotsPage
 from services.gateway.contract import REF, any_of_games
@@ -41,7 +41,9 @@ TYPES = [
     LeaderboardRow,
     ProfileInfo,
 ]
-BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, PlayerEvent, MatchFound, TicketLapsed, InboxPage]
+# every event of a player's stream (GET /v1/events), each its own schema
+EVENT_TYPES = (*PlayerEvent.__args__, *TICKET_EVENTS)
+BOT_TYPES = [BotsPage, NewChallenge, Challenge, Accepted, Answered, *EVENT_TYPES, InboxPage]
 MATCHMAKING_TYPES = [NewTicket, Ticket]
 TOURNAMENT_TYPES = [NewTournament, TournamentInfo, TournamentSummary]
 
@@ -257,7 +259,7 @@ def _bot_paths(components: dict[str, Any]) -> dict[str, Any]:
         {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
         {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
     ]
-    events = {"oneOf": [_ref(kind.__name__) for kind in (*PlayerEvent.__args__, MatchFound, TicketLapsed)]}
+    events = {"oneOf": [_ref(kind.__name__) for kind in EVENT_TYPES]}
     return {
         "/v1/bots": {
             "get": _op("Bot accounts, the first registered first", "BotsPage", "200", (400,), parameters=page)

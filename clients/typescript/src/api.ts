@@ -1849,6 +1849,17 @@ export interface components {
             type: "ticket_lapsed";
             ticket_id: string;
         };
+        /**
+         * TicketWithdrawn
+         * @description Its player was seated at a table of another game (``match_id``): a player seeking several
+         *         games at once plays the first found, and is not sent to a second table.
+         */
+        TicketWithdrawn: {
+            /** @enum {unknown} */
+            type: "ticket_withdrawn";
+            ticket_id: string;
+            match_id: string;
+        };
         /** TimedOut */
         TimedOut: {
             /**
@@ -6541,7 +6552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["RematchOffered"] | components["schemas"]["TournamentTable"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchFound"] | components["schemas"]["TicketLapsed"];
+                    "text/event-stream": components["schemas"]["ChallengeEvent"] | components["schemas"]["ChallengeAccepted"] | components["schemas"]["ChallengeDeclined"] | components["schemas"]["ChallengeCancelled"] | components["schemas"]["MatchStarted"] | components["schemas"]["RematchOffered"] | components["schemas"]["TournamentTable"] | components["schemas"]["Turn"] | components["schemas"]["MatchFinished"] | components["schemas"]["MatchFound"] | components["schemas"]["TicketLapsed"] | components["schemas"]["TicketWithdrawn"];
                 };
             };
             /** @description an error */

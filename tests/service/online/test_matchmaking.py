@@ -61,6 +61,26 @@ async def test_two_tickets_make_a_match_whose_seats_their_players_join(app, api)
     await ask(ann)
 
 
+async def test_a_player_seated_at_one_table_has_its_tickets_for_other_games_withdrawn(app, api):
+    """Seeking two games at once, a player plays the first found: its other tickets are cancelled
+    and it is told so, with the match it was seated at; a ticket of someone else stays."""
+    ann, ben, cat = [await Person(api).register(name) for name in ("Ann", "Ben", "Cat")]
+    drafted = await ask(ann, game="heros-tavern", seats=[3])
+    merc = await ask(ann)
+    waits = await ask(cat, game="heros-tavern", seats=[3])
+    await ask(ben)
+    await app.state.runtime.matchmaker.sweep(time.time())
+    mine = (await ann.call("GET", f"{TICKETS}/{merc['ticket_id']}")).json()
+    assert mine["status"] == "matched"
+    other = (await ann.call("GET", f"{TICKETS}/{drafted['ticket_id']}")).json()
+    assert other["status"] == "cancelled" and other["match_id"] is None
+    withdrawn = [event for event in await told(app, ann) if event["type"] == "ticket_withdrawn"]
+    assert withdrawn == [{"type": "ticket_withdrawn", "ticket_id": drafted["ticket_id"], "match_id": mine["match_id"]}]
+    assert (await cat.call("GET", f"{TICKETS}/{waits['ticket_id']}")).json()["status"] == "waiting"
+    assert not [event for event in await told(app, ben) if event["type"] == "ticket_withdrawn"]
+    await ask(ann, game="heros-tavern", seats=[3])  # it may seek that game again
+
+
 async def test_a_table_not_started_in_time_is_closed_and_its_tickets_lapse(app, api):
     ann, ben = await Person(api).register("Ann"), await Person(api).register("Ben")
     first, _ = await ask(ann), await ask(ben)
