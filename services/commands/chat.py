@@ -16,7 +16,7 @@ from services.commands.matches import Match
 from services.commands.refused import Refused
 from services.ops import logs
 from services.store import archive
-from services.store.chat import CHANNELS, REMOVED, ChatLog, Line
+from services.store.chat import CHANNELS, REMOVED, ChatLog, Closed, Line
 
 log = logs.get("tavern.chat")
 PLAYERS, SPECTATORS = CHANNELS
@@ -125,6 +125,12 @@ class Chat:
             out += [encode(TranscriptLine(channel, shown(line, page.removed))) for line in page.lines]
         return b"".join(line + b"\n" for line in out)
 
+    async def last_transcript(self, match_id: str) -> bytes:
+        """The transcript the archiver archives: the chat closed first, so no line is taken after
+        this read (one would be evicted with the match, unarchived)."""
+        await self.lines.close(match_id)
+        return await self.transcript(match_id)
+
     async def exported(self, match: Match) -> bytes:
         """The transcript from Redis, or once archived from the archive (a match archived before chat
         was kept there: its header alone)."""
@@ -146,7 +152,10 @@ class Chat:
         if seat is None:
             name = _text(name, NAME_MAX, "bad_request", N_("a name"))
         channel = channel_of(seat)
-        line = await self.lines.say(match.id, channel, sender, name, text)
+        try:
+            line = await self.lines.say(match.id, channel, sender, name, text)
+        except Closed:
+            raise _closed() from None
         log.info("chat_said", match_id=match.id, seat=seat, channel=channel, line=line.id, chars=len(text))
         return shown(line, {})
 
@@ -191,7 +200,10 @@ class Chat:
         if channel not in CHANNELS:
             raise Refused("invalid", "bad_request", "channel is players or spectators")
         reason = _text(reason, REASON_MAX, "bad_request", N_("a reason"))
-        removal = await self.lines.remove(match.id, channel, _line_id(line_id), reason)
+        try:
+            removal = await self.lines.remove(match.id, channel, _line_id(line_id), reason)
+        except Closed:
+            raise _closed() from None
         if removal is None:
             raise Refused("not_found", "no_such_line", "no such message in this channel")
         log.warning("chat_removed", match_id=match.id, channel=channel, line=removal.target, removal=removal.id)
@@ -200,7 +212,11 @@ class Chat:
 
 def _open(match: Match) -> None:
     if match.archived:  # its chat is in the archive with it, no longer written to
-        raise Refused("conflict", "chat_closed", "this match is archived: its chat is closed")
+        raise _closed()
+
+
+def _closed() -> Refused:
+    return Refused("conflict", "chat_closed", "this match is archived: its chat is closed")
 
 
 def _line_id(text: str) -> str:

@@ -7,11 +7,12 @@ reader finds the removed lines in one hash read with the page (one round trip, o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from services.store import keys, resp
 from services.store.connections import link_to
-from services.store.event_store import reply
+from services.store.event_store import Call, reply, run_scripts, script
 from services.store.notices import CHATTED
 
 CHANNELS = ("players", "spectators")
@@ -57,9 +58,18 @@ def _removed(channel: str, line_id: str) -> str:
     return f"{channel}/{line_id}"
 
 
+class Closed(Exception):
+    """The match's chat is closed: it is being archived (no line is taken after its last read)."""
+
+
 class ChatLog:
     def __init__(self, redis: Any, link: resp.Link | None = None) -> None:
         self.link = link or link_to(redis)  # XADD, XRANGE and hashes, routed to the match's shard
+        self._say = redis.register_script(script(Path(__file__).parent / "chat_say.lua"))
+
+    async def close(self, match_id: str) -> None:
+        """No line is taken from now on (the archiver's, before it reads the chat for the archive)."""
+        await self.link.exchange([["SET", keys.chat_closed(match_id), 1]])
 
     async def say(self, match_id: str, channel: str, sender: str, name: str, text: str) -> Line:
         """A message at the end of ``channel``, the oldest beyond ``KEPT`` trimmed."""
@@ -87,8 +97,11 @@ class ChatLog:
         key = keys.chat(match_id, channel)
         # and told on the match's notices channel (notices.py), where the gateways streaming it listen
         told = ["SPUBLISH", keys.notices(match_id), CHATTED + channel.encode()]
-        entry_id, _ = await self.link.exchange([["XADD", key, "MAXLEN", "~", KEPT, "*", *flat], told])
+        added = Call(self._say, [key, keys.chat_closed(match_id)], [KEPT, *flat])
+        (entry_id,) = await run_scripts(self.link, [added], then=[told])
         entry_id = reply(entry_id)
+        if entry_id is None:  # (a notice told for nothing: its readers find no new line)
+            raise Closed(match_id)
         return Line(entry_id.decode(), fields["k"], fields["s"], fields["n"], fields["t"],
                     int(entry_id.split(b"-")[0]), fields.get("r", ""))
 

@@ -260,10 +260,15 @@ def chat_reports(match_id: str) -> str:
     return f"match:{{{match_id}}}:chat:reports"
 
 
+def chat_closed(match_id: str) -> str:
+    """String: set once the archiver reads the chat for the archive; no line is taken after."""
+    return f"match:{{{match_id}}}:chat:closed"
+
+
 def chat_keys(match_id: str, channels: tuple[str, ...]) -> list[str]:
     """Every chat key of a match (evicted with it)."""
     return [*(chat(match_id, channel) for channel in channels), chat_removed(match_id), chat_blocks(match_id),
-            chat_reports(match_id)]
+            chat_reports(match_id), chat_closed(match_id)]
 
 
 def inbox(player_id: str) -> str:

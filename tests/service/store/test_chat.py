@@ -1,6 +1,7 @@
 """ChatLog's contract (services/store/chat.py) on each backend: a channel's lines in order and
 capped, a removal kept as a line of its own and found with every page, blocks per blocker,
-reports kept for the moderators, and every chat key on the match's slot, none in its log."""
+reports kept for the moderators, a closed chat taking no line, and every chat key on the match's
+slot, none in its log."""
 
 from __future__ import annotations
 
@@ -92,3 +93,19 @@ async def test_every_chat_key_is_on_the_matchs_slot_and_the_log_holds_none_of_it
     assert held == 4
     (in_log,) = await link_to(backend.events).exchange([["EXISTS", keys.log("m6")]], True)
     assert in_log == 0
+
+
+async def test_a_closed_chat_takes_no_line_and_keeps_those_it_had(backend):
+    """Closed by the archiver before it reads the chat for the archive: a line sent after that read
+    would be evicted with the match, unarchived, its sender told it was kept."""
+    log = ChatLog(backend.events)
+    kept = await log.say("m9", "players", "0", "Ann", "gg")
+    await log.say("m8", "players", "0", "Ann", "other match")
+    await log.close("m9")
+    with pytest.raises(chat.Closed):
+        await log.say("m9", "players", "1", "Bob", "too late")
+    with pytest.raises(chat.Closed):
+        await log.remove("m9", "players", kept.id, "spam")
+    assert (await log.read("m9", "players")).lines == [kept]
+    assert len((await log.read("m8", "players")).lines) == 1
+    await log.say("m8", "spectators", "vabc", "Eve", "another match's chat is open")
