@@ -185,7 +185,7 @@ class Runtime:
             self.timeouts.abandon_idle,
             self.lobby.close_waiting,
             self.signer,
-            self.chat.last_transcript,
+            self.chat.archived,
         )
         self.seating = Seating(self.players)
         self.ratings = Ratings(RatingBook(wired.events, partitions, wired.events_link))

@@ -125,11 +125,14 @@ class Chat:
             out += [encode(TranscriptLine(channel, shown(line, page.removed))) for line in page.lines]
         return b"".join(line + b"\n" for line in out)
 
-    async def last_transcript(self, match_id: str) -> bytes:
-        """The transcript the archiver archives: the chat closed first, so no line is taken after
-        this read (one would be evicted with the match, unarchived)."""
+    async def archived(self, match_id: str) -> tuple[bytes, bytes]:
+        """What the archiver archives of the chat: its transcript and its reports (``Reports``' JSON),
+        the chat closed first, so no line nor report is taken after this read (it would be evicted
+        with the match, unarchived)."""
         await self.lines.close(match_id)
-        return await self.transcript(match_id)
+        reports = await self.lines.reports(match_id)
+        kept = Reports([StoredReport(kept, msgspec.json.decode(raw, type=Report)) for kept, raw in reports])
+        return await self.transcript(match_id), msgspec.json.encode(kept)
 
     async def exported(self, match: Match) -> bytes:
         """The transcript from Redis, or once archived from the archive (a match archived before chat
@@ -191,8 +194,16 @@ class Chat:
         return Reported(kept)
 
     async def reports(self, match: Match, after: str) -> Reports:
-        found = await self.lines.reports(match.id, _line_id(after))
-        return Reports([StoredReport(kept, msgspec.json.decode(raw, type=Report)) for kept, raw in found])
+        """The reports after the id ``after``: from Redis, or once archived from the archive (a
+        match archived before its reports were kept there: none)."""
+        after = _line_id(after)
+        if not match.archived:
+            found = await self.lines.reports(match.id, after)
+            return Reports([StoredReport(kept, msgspec.json.decode(raw, type=Report)) for kept, raw in found])
+        assert self.archive is not None, "an archived match with no archive configured"
+        stored = await self.archive.get(archive.reports_name(match.id))
+        kept = msgspec.json.decode(archive.decompress(stored), type=Reports).reports if stored else []
+        return Reports([report for report in kept if _after(report.id, after)])
 
     async def remove(self, match: Match, channel: str, line_id: str, reason: str) -> ChatLine:
         """A moderator's removal of a message, kept as a line of its channel."""
@@ -217,6 +228,13 @@ def _open(match: Match) -> None:
 
 def _closed() -> Refused:
     return Refused("conflict", "chat_closed", "this match is archived: its chat is closed")
+
+
+def _after(entry_id: str, after: str) -> bool:
+    """Whether a stream entry id (``ms-n``) comes after another, compared as numbers."""
+    ms, _, n = entry_id.partition("-")
+    other_ms, _, other_n = after.partition("-")
+    return (int(ms), int(n)) > (int(other_ms), int(other_n))
 
 
 def _line_id(text: str) -> str:

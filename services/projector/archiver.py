@@ -57,10 +57,11 @@ class Archiver:
         abandon: Callable[[Match], Awaitable[str]],
         close_waiting: Callable[[float, float, int], Awaitable[int]],
         signer: Ed25519PrivateKey,
-        chat: Callable[[str], Awaitable[bytes]],
+        chat: Callable[[str], Awaitable[tuple[bytes, bytes]]],
         batch: int = 100,
     ) -> None:
-        self.chat = chat  # a match's table chat, archived beside its export (services/commands/chat.py)
+        # a match's table chat and its reports, archived beside its export (services/commands/chat.py)
+        self.chat = chat
         self.signer = signer  # signs the head of a finished match's export (projections/receipts.py)
         self.abandon_match = abandon  # appends Abandoned (Timeouts.abandon_idle)
         self.close_waiting = close_waiting  # closes lobby matches nobody came to (Lobby.close_waiting)
@@ -120,7 +121,7 @@ class Archiver:
             bodies = [(record.body, record.hash) for record in records]
             export = export_lines(fields["charter"], fields["seed"], bodies, self.signer if over else None)
             packed = archive.compress(export)
-            chat = await self.chat(match_id)
+            chat, reports = await self.chat(match_id)
             meta = json.dumps(
                 {
                     "format": FORMAT,
@@ -133,10 +134,15 @@ class Archiver:
                 },
                 sort_keys=True,
             ).encode()
-            await self.archive.put(archive.export_name(match_id), packed)
-            await self.archive.put(archive.chat_name(match_id), archive.compress(chat))
-            await self.archive.put(archive.meta_name(match_id), meta)  # last: the mark that it is whole
-            await self._verify(match_id, export, chat, meta)
+            written = {
+                archive.export_name(match_id): packed,
+                archive.chat_name(match_id): archive.compress(chat),
+                archive.reports_name(match_id): archive.compress(reports),
+                archive.meta_name(match_id): meta,  # last: the mark that it is whole
+            }
+            for name, data in written.items():
+                await self.archive.put(name, data)
+            await self._verify(match_id, written)
             # one DEL: the match leaves Redis all at once (a reader then finds it in the archive)
             await self.evictions.evict(match_id, idempotency_of(fields, records))
             metrics.ARCHIVED.labels(ended).inc()
@@ -145,11 +151,8 @@ class Archiver:
             log.warning("archive_missing", match_id=match_id)  # listed, but neither in Redis nor archived
         await self.lifecycle.archived(match_id, fields.get("game"), quota_of(fields.get("quota")))
 
-    async def _verify(self, match_id: str, export: bytes, chat: bytes, meta: bytes) -> None:
+    async def _verify(self, match_id: str, written: dict[str, bytes]) -> None:
         """Read the objects back: the keys are deleted only if the archive gives the same bytes."""
-        packed = await self.archive.get(archive.export_name(match_id))
-        chatted = await self.archive.get(archive.chat_name(match_id))
-        stored_meta = await self.archive.get(archive.meta_name(match_id))
-        exported = packed is not None and archive.decompress(packed) == export
-        if not exported or chatted is None or archive.decompress(chatted) != chat or stored_meta != meta:
-            raise RuntimeError(f"match {match_id}: the archive did not give back what was written")
+        for name, data in written.items():
+            if await self.archive.get(name) != data:
+                raise RuntimeError(f"match {match_id}: the archive did not give back what was written")

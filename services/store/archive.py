@@ -1,11 +1,12 @@
 """The archive store: where finished matches go when they leave Redis (services/projector/archiver.py).
 
-Each archived match is three objects under ``matches/{first two hex of its id}/``: ``{id}.export.jsonl.gz``,
+Each archived match is four objects under ``matches/{first two hex of its id}/``: ``{id}.export.jsonl.gz``,
 its export (``tavern-export/1``, gzip, no timestamp in the gzip header so that archiving twice writes the
 same bytes), ``{id}.chat.jsonl.gz``, its table chat (``tavern-chat/1``: apart from the export, which
-an audit checks byte for byte), and ``{id}.meta.json``, its meta (what Redis held: game, seats, token
-hashes, ...), how it ended and the SHA-256 and size of the export and of the chat. The meta object is
-written last: it is the mark that the match is whole in the archive.
+an audit checks byte for byte), ``{id}.reports.json.gz``, the reports of its chat's lines (the
+moderators' alone), and ``{id}.meta.json``, its meta (what Redis held: game, seats, token hashes, ...),
+how it ended and the SHA-256 and size of the export and of the chat. The meta object is written
+last: it is the mark that the match is whole in the archive.
 
 A directory (objects written to a temporary file, flushed and renamed into place) or an S3-compatible
 bucket (boto3), whichever the operator names; neither: no archive (finished matches stay in Redis).
@@ -29,6 +30,11 @@ def export_name(match_id: str) -> str:
 def chat_name(match_id: str) -> str:
     """The match's table chat (``tavern-chat/1``, docs/chat.md), beside its export and in no chain."""
     return f"matches/{match_id[:2]}/{match_id}.chat.jsonl.gz"
+
+
+def reports_name(match_id: str) -> str:
+    """The reports of its chat's lines, for the moderators alone (docs/chat.md): JSON, gzip."""
+    return f"matches/{match_id[:2]}/{match_id}.reports.json.gz"
 
 
 def meta_name(match_id: str) -> str:

@@ -1,6 +1,7 @@
-"""A finished match's chat goes to the archive beside its export (``{id}.chat.jsonl.gz``), its keys
-leave Redis in the match's one DEL, and the chat's export is then served from the archive, the
-same bytes; the match's export still audits, and its chat is closed."""
+"""A finished match's chat goes to the archive beside its export (``{id}.chat.jsonl.gz``), with its
+reports for the moderators (``{id}.reports.json.gz``), its keys leave Redis in the match's one DEL,
+and the chat's export and its reports are then served from the archive, the same; the match's
+export still audits, and its chat is closed."""
 
 from __future__ import annotations
 
@@ -32,7 +33,11 @@ async def test_the_chat_is_archived_beside_the_export_and_served_from_there(tmp_
         await say(api, chat, seat(created, 0), "gl")
         await say(api, chat, seat(created, 0), "gg")  # before the end: archiving may follow it at once
         rude = (await say(api, chat, spectator(created), "boo", name="Eve")).json()
+        reported = await api.post(f"{chat}/reports", json={"id": rude["id"], "reason": "rude"},
+                                  headers=spectator(created))
+        assert reported.status_code == 201, reported.text
         await api.post(f"{chat}/removals", json={"channel": "spectators", "id": rude["id"]}, headers=MODERATOR)
+        before = (await api.get(f"{chat}/reports", headers=MODERATOR)).json()
         conceded = await api.post(f"/v1/matches/{match_id}/commands", json={"type": "Concede"},
                                   headers=seat(created, 0))
         assert conceded.status_code == 200, conceded.text
@@ -52,6 +57,12 @@ async def test_the_chat_is_archived_beside_the_export_and_served_from_there(tmp_
         assert audit((await api.get(f"/v1/matches/{match_id}/export", headers=seat(created, 0))).content).result
         closed = await say(api, chat, seat(created, 0), "still here?")
         assert (closed.status_code, closed.json()["error"]["code"]) == (409, "chat_closed")
+        # the reports went with it, for the moderators alone: read the same from the archive
+        assert before["reports"] and (await api.get(f"{chat}/reports", headers=MODERATOR)).json() == before
+        after = (await api.get(f"{chat}/reports?after={reported.json()['report']}", headers=MODERATOR)).json()
+        assert after == {"reports": []}
+        assert (await api.get(f"{chat}/reports", headers=seat(created, 0))).status_code == 401
+        assert await runtime.archive.get(archive.reports_name(match_id))
 
 
 async def test_a_line_sent_while_the_match_is_archived_is_refused_not_lost(tmp_path):
