@@ -17,6 +17,7 @@ from services.commands.refused import Refused
 from services.ops import logs
 from services.store import archive
 from services.store.chat import CHANNELS, REMOVED, ChatLog, Closed, Line
+from services.store.stream_ids import later
 
 log = logs.get("tavern.chat")
 PLAYERS, SPECTATORS = CHANNELS
@@ -203,7 +204,7 @@ class Chat:
         assert self.archive is not None, "an archived match with no archive configured"
         stored = await self.archive.get(archive.reports_name(match.id))
         kept = msgspec.json.decode(archive.decompress(stored), type=Reports).reports if stored else []
-        return Reports([report for report in kept if _after(report.id, after)])
+        return Reports([report for report in kept if later(report.id, after)])
 
     async def remove(self, match: Match, channel: str, line_id: str, reason: str) -> ChatLine:
         """A moderator's removal of a message, kept as a line of its channel."""
@@ -228,13 +229,6 @@ def _open(match: Match) -> None:
 
 def _closed() -> Refused:
     return Refused("conflict", "chat_closed", "this match is archived: its chat is closed")
-
-
-def _after(entry_id: str, after: str) -> bool:
-    """Whether a stream entry id (``ms-n``) comes after another, compared as numbers."""
-    ms, _, n = entry_id.partition("-")
-    other_ms, _, other_n = after.partition("-")
-    return (int(ms), int(n)) > (int(other_ms), int(other_n))
 
 
 def _line_id(text: str) -> str:

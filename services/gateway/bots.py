@@ -24,6 +24,7 @@ from services.gateway.endpoints import int_query, json_body, json_response, runt
 from services.gateway.hub import Hub, Listener
 from services.gateway.online import PAGE_MAX, caller
 from services.gateway.rate_limit import address_of
+from services.store.stream_ids import later
 
 POLL_S = 0.5  # how often an open event stream reads its player's events (one XRANGE); a turn wakes it at once
 HEARD_EVERY_S = 10.0  # how often an open event stream keeps its player's matchmaking tickets alive
@@ -119,7 +120,7 @@ async def player_events(request: Request) -> Response:
             sent = []
             for event_id, raw in found:
                 read, kind = event_id, event_type(raw)
-                new = _after(event_id, after)
+                new = later(event_id, after)
                 if kind == "match_started":
                     started = msgspec.json.decode(raw, type=MatchStarted)
                     await turns.follow(started.match_id, started.seat, told_before=not new)
@@ -143,13 +144,6 @@ async def player_events(request: Request) -> Response:
         turns.close()
 
     return sse.Counted(frames(after), done)
-
-
-def _after(event_id: str, after: str) -> bool:
-    """Whether a stream entry id comes after another (``ms-seq``, compared as numbers)."""
-    ms, _, seq = event_id.partition("-")
-    other_ms, _, other_seq = after.partition("-")
-    return (int(ms), int(seq)) > (int(other_ms), int(other_seq))
 
 
 class _Seen(msgspec.Struct):
