@@ -131,9 +131,8 @@ class Chat:
         the chat closed first, so no line nor report is taken after this read (it would be evicted
         with the match, unarchived)."""
         await self.lines.close(match_id)
-        reports = await self.lines.reports(match_id)
-        kept = Reports([StoredReport(kept, msgspec.json.decode(raw, type=Report)) for kept, raw in reports])
-        return await self.transcript(match_id), msgspec.json.encode(kept)
+        reports = _reports(await self.lines.reports(match_id))
+        return await self.transcript(match_id), msgspec.json.encode(reports)
 
     async def exported(self, match: Match) -> bytes:
         """The transcript from Redis, or once archived from the archive (a match archived before chat
@@ -199,8 +198,7 @@ class Chat:
         match archived before its reports were kept there: none)."""
         after = _line_id(after)
         if not match.archived:
-            found = await self.lines.reports(match.id, after)
-            return Reports([StoredReport(kept, msgspec.json.decode(raw, type=Report)) for kept, raw in found])
+            return _reports(await self.lines.reports(match.id, after))
         assert self.archive is not None, "an archived match with no archive configured"
         stored = await self.archive.get(archive.reports_name(match.id))
         kept = msgspec.json.decode(archive.decompress(stored), type=Reports).reports if stored else []
@@ -220,6 +218,11 @@ class Chat:
             raise Refused("not_found", "no_such_line", "no such message in this channel")
         log.warning("chat_removed", match_id=match.id, channel=channel, line=removal.target, removal=removal.id)
         return shown(removal, {})
+
+
+def _reports(found: list[tuple[str, bytes]]) -> Reports:
+    """The reports as the store keeps them, (id, report JSON), decoded."""
+    return Reports([StoredReport(kept, msgspec.json.decode(raw, type=Report)) for kept, raw in found])
 
 
 def _open(match: Match) -> None:

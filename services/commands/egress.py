@@ -43,7 +43,7 @@ def literal_refused(host: str, extra: tuple[Network, ...]) -> bool:
     """Whether a URL's host is refused as written (an address that is not allowed, or localhost),
     told when the URL is given; a name is checked when each request is sent."""
     if host.rstrip(".").lower() == "localhost" or host.lower().endswith(".localhost"):
-        return not any(ipaddress.ip_address("127.0.0.1") in network for network in extra)
+        return not allowed("127.0.0.1", extra)
     try:
         return not allowed(host, extra)
     except ValueError:  # a name

@@ -134,7 +134,7 @@ class Hibernation:
         outcome = await self.beds.sleep(match_id, version, token, list(kept))
         if outcome != "ok":  # it stays awake: the objects just written are nobody's
             await self._drop(match_id, token)
-        if outcome == "ok":
+        else:
             game = awake.meta["game"]
             await self.lifecycle.hibernated(game, match_id, awake.records[-1].envelope.time)
             metrics.HIBERNATED.labels(game).inc()

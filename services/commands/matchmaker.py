@@ -291,9 +291,9 @@ class Matchmaker:
         not sent to a second. (Pools are apart, one shard each, so two pools forming a table of the
         same player in the same instant both seat it: a window of one sweep's step, not closed here.)"""
         for game in game_ids():
-            held = None if game == seated_in else await self.pools.held(game, player_id)
-            stored = None if held is None else await self.pools.get(game, held, None)
-            if held is None or stored is None:
+            if game == seated_in or (held := await self.pools.held(game, player_id)) is None:
+                continue
+            if (stored := await self.pools.get(game, held, None)) is None:
                 continue
             moved = Moved(held, player_id, _ask.decode(stored.ask).created)
             if await self.pools.move(game, [moved], WAITING, "cancelled", now):
