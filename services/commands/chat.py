@@ -8,6 +8,8 @@ line without its text."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import msgspec
 
@@ -129,7 +131,7 @@ class Chat:
     async def archived(self, match_id: str) -> tuple[bytes, bytes]:
         """What the archiver archives of the chat: its transcript and its reports (``Reports``' JSON),
         the chat closed first, so no line nor report is taken after this read (it would be evicted
-        with the match, unarchived)."""
+        with the match, unarchived): the store refuses both once it is closed."""
         await self.lines.close(match_id)
         reports = _reports(await self.lines.reports(match_id))
         return await self.transcript(match_id), msgspec.json.encode(reports)
@@ -155,10 +157,8 @@ class Chat:
         if seat is None:
             name = _text(name, NAME_MAX, "bad_request", N_("a name"))
         channel = channel_of(seat)
-        try:
+        with _unless_closed():
             line = await self.lines.say(match.id, channel, sender, name, text)
-        except Closed:
-            raise _closed() from None
         log.info("chat_said", match_id=match.id, seat=seat, channel=channel, line=line.id, chars=len(text))
         return shown(line, {})
 
@@ -189,7 +189,8 @@ class Chat:
         if line is None or line.kind == REMOVED:
             raise Refused("not_found", "no_such_line", "no such message in this channel")
         report = Report(channel, shown(line, {}), reporter, reason)
-        kept = await self.lines.report(match.id, msgspec.json.encode(report))
+        with _unless_closed():
+            kept = await self.lines.report(match.id, msgspec.json.encode(report))
         log.warning("chat_reported", match_id=match.id, seat=seat, channel=channel, line=line.id, report=kept)
         return Reported(kept)
 
@@ -210,10 +211,8 @@ class Chat:
         if channel not in CHANNELS:
             raise Refused("invalid", "bad_request", "channel is players or spectators")
         reason = _text(reason, REASON_MAX, "bad_request", N_("a reason"))
-        try:
+        with _unless_closed():
             removal = await self.lines.remove(match.id, channel, _line_id(line_id), reason)
-        except Closed:
-            raise _closed() from None
         if removal is None:
             raise Refused("not_found", "no_such_line", "no such message in this channel")
         log.warning("chat_removed", match_id=match.id, channel=channel, line=removal.target, removal=removal.id)
@@ -232,6 +231,16 @@ def _open(match: Match) -> None:
 
 def _closed() -> Refused:
     return Refused("conflict", "chat_closed", "this match is archived: its chat is closed")
+
+
+@contextmanager
+def _unless_closed() -> Iterator[None]:
+    """A line, removal or report the store refused because the chat closed meanwhile (the archiver
+    read it for the archive): refused as an archived match's chat."""
+    try:
+        yield
+    except Closed:
+        raise _closed() from None
 
 
 def _line_id(text: str) -> str:

@@ -59,13 +59,13 @@ def _removed(channel: str, line_id: str) -> str:
 
 
 class Closed(Exception):
-    """The match's chat is closed: it is being archived (no line is taken after its last read)."""
+    """The match's chat is closed: it is being archived (no line nor report is taken after its last read)."""
 
 
 class ChatLog:
     def __init__(self, redis: Any, link: resp.Link | None = None) -> None:
         self.link = link or link_to(redis)  # XADD, XRANGE and hashes, routed to the match's shard
-        self._say = redis.register_script(script(Path(__file__).parent / "chat_say.lua"))
+        self._add_script = redis.register_script(script(Path(__file__).parent / "chat_add.lua"))
 
     async def close(self, match_id: str) -> None:
         """No line is taken from now on (the archiver's, before it reads the chat for the archive)."""
@@ -97,11 +97,7 @@ class ChatLog:
         key = keys.chat(match_id, channel)
         # and told on the match's notices channel (notices.py), where the gateways streaming it listen
         told = ["SPUBLISH", keys.notices(match_id), CHATTED + channel.encode()]
-        added = Call(self._say, [key, keys.chat_closed(match_id)], [KEPT, *flat])
-        (entry_id,) = await run_scripts(self.link, [added], then=[told])
-        entry_id = reply(entry_id)
-        if entry_id is None:  # (a notice told for nothing: its readers find no new line)
-            raise Closed(match_id)
+        entry_id = await self._append(match_id, key, KEPT, flat, told)  # (closed: a notice of nothing new)
         return Line(entry_id.decode(), fields["k"], fields["s"], fields["n"], fields["t"],
                     int(entry_id.split(b"-")[0]), fields.get("r", ""))
 
@@ -130,9 +126,16 @@ class ChatLog:
 
     async def report(self, match_id: str, report: bytes) -> str:
         """A report (JSON) kept for the moderators: its id."""
-        key = keys.chat_reports(match_id)
-        (entry_id,) = await self.link.exchange([["XADD", key, "MAXLEN", "~", REPORTS_KEPT, "*", "r", report]])
-        return str(reply(entry_id).decode())
+        entry_id = await self._append(match_id, keys.chat_reports(match_id), REPORTS_KEPT, [b"r", report])
+        return str(entry_id.decode())
+
+    async def _append(self, match_id: str, key: str, kept: int, flat: list[Any], *then: list[Any]) -> bytes:
+        """XADD to one of the match's chat streams (``then`` sent after it), Closed once its chat is."""
+        added = Call(self._add_script, [key, keys.chat_closed(match_id)], [kept, *flat])
+        (entry_id,) = await run_scripts(self.link, [added], then=then)
+        if (entry_id := reply(entry_id)) is None:
+            raise Closed(match_id)
+        return bytes(entry_id)
 
     async def reports(self, match_id: str, after: str = "0-0", count: int = REPORTS_KEPT) -> list[tuple[str, bytes]]:
         """The match's reports after the id ``after``, oldest first: (id, report JSON)."""

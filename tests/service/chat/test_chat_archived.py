@@ -66,9 +66,9 @@ async def test_the_chat_is_archived_beside_the_export_and_served_from_there(tmp_
 
 
 async def test_a_line_sent_while_the_match_is_archived_is_refused_not_lost(tmp_path):
-    """Between the archiver's read of the chat and the match's eviction a line used to be taken (201)
-    and then deleted with the match, in no archive: now the chat is closed before that read, and
-    such a line is refused 409 ``chat_closed``; what was taken is all in the archive."""
+    """Between the archiver's read of the chat and the match's eviction a line or a report used to be
+    taken (201) and then deleted with the match, in no archive: now the chat is closed before that
+    read, and either is refused 409 ``chat_closed``; what was taken is all in the archive."""
     settings = Settings(redis_url=None, queue_url=None, archive_dir=str(tmp_path / "archive"),
                         archive_grace_s=3600, queue_name="chat-archive-race")  # archived below, by hand
     app = create_app(dataclasses.replace(settings, limits=LIMITS))
@@ -76,7 +76,7 @@ async def test_a_line_sent_while_the_match_is_archived_is_refused_not_lost(tmp_p
         runtime = app.state.runtime
         chat, created = await table(api, bots=[1])
         match_id = created["match_id"]
-        assert (await say(api, chat, seat(created, 0), "gl")).status_code == 201
+        said = (await say(api, chat, seat(created, 0), "gl")).json()
         conceded = await api.post(f"/v1/matches/{match_id}/commands", json={"type": "Concede"},
                                   headers=seat(created, 0))
         assert conceded.status_code == 200, conceded.text
@@ -88,13 +88,15 @@ async def test_a_line_sent_while_the_match_is_archived_is_refused_not_lost(tmp_p
             await put(name, data)
             if name == archive.chat_name(match_id):
                 late.append(await say(api, chat, seat(created, 0), "too late?"))
+                late.append(await api.post(f"{chat}/reports", json={"id": said["id"], "reason": "late"},
+                                           headers=seat(created, 0)))
 
         runtime.archive.put = put_then_say
         try:
             await runtime.archiver.archive_match(match_id)
         finally:
             runtime.archive.put = put
-        assert [(answer.status_code, answer.json()["error"]["code"]) for answer in late] == [(409, "chat_closed")]
+        assert [(answer.status_code, answer.json()["error"]["code"]) for answer in late] == [(409, "chat_closed")] * 2
         assert not await runtime.events.exists(*keys.chat_keys(match_id, CHANNELS))
         transcript = archive.decompress(await runtime.archive.get(archive.chat_name(match_id)))
         assert [json.loads(line)["line"]["text"] for line in transcript.splitlines()[1:]] == ["gl", "gg"]

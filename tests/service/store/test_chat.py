@@ -106,6 +106,9 @@ async def test_a_closed_chat_takes_no_line_and_keeps_those_it_had(backend):
         await log.say("m9", "players", "1", "Bob", "too late")
     with pytest.raises(chat.Closed):
         await log.remove("m9", "players", kept.id, "spam")
+    with pytest.raises(chat.Closed):  # nor a report: it would be evicted with the match, in no archive
+        await log.report("m9", b"{}")
+    assert await log.reports("m9") == []
     assert (await log.read("m9", "players")).lines == [kept]
     assert len((await log.read("m8", "players")).lines) == 1
     await log.say("m8", "spectators", "vabc", "Eve", "another match's chat is open")
