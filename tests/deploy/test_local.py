@@ -16,9 +16,11 @@ local_topology.KEY). One topology for the module (one xdist group: make test run
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import subprocess
+import threading
 import time
 
 import httpx
@@ -265,12 +267,26 @@ def test_nginx_caps_an_address_connections(local):
     # requests in progress count (a connection that has sent nothing does not): bodies half sent,
     # which nginx waits for (client_body_timeout, 10 s between two reads)
     slow = b"POST /v1/players HTTP/1.1\r\nHost: tavern\r\nContent-Length: 100\r\n\r\n{"
-    held = [connect(port, slow) for _ in range(1024)]
+    held: list[socket.socket] = []
+    done = threading.Event()
+
+    def feed() -> None:
+        # each held body fed a byte every 2 s from the moment it is open, so that none reaches
+        # client_body_timeout and stops counting while the others are still being opened on a
+        # loaded machine (at most 40 bytes of its 100 in the 80 s this test can take)
+        while not done.wait(2):
+            for sock in list(held):
+                with contextlib.suppress(OSError):
+                    sock.sendall(b" ")
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
     try:
+        for _ in range(1024):
+            held.append(connect(port, slow))
         # a held connection counts once a worker has read its headers, which on a loaded machine may
-        # come after a later connection's request: asked again until all count, each held body fed a
-        # byte every 2 s meanwhile so that none reaches client_body_timeout and stops counting
-        began = fed = time.monotonic()
+        # come after a later connection's request: asked again until all count
+        began = time.monotonic()
         while True:
             over = connect(port, b"GET /v1/games HTTP/1.1\r\nHost: tavern\r\nConnection: close\r\n\r\n")
             over.settimeout(30)
@@ -281,12 +297,10 @@ def test_nginx_caps_an_address_connections(local):
             if answer.startswith(b"HTTP/1.1 429") or time.monotonic() - began > 30:
                 break
             time.sleep(0.2)
-            if time.monotonic() - fed > 2:
-                for sock in held:
-                    sock.sendall(b" ")
-                fed = time.monotonic()
         still_held = sum(not gone for gone in closed_within(held, 0))
     finally:
+        done.set()
+        feeder.join()
         for sock in held:
             sock.close()
     assert answer.startswith(b"HTTP/1.1 429") and b"\r\nRetry-After: 5\r\n" in answer, (still_held, answer[:200])
