@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.bots.random_bot import RandomBot
 from domain.bots.settings import WithoutSettings
-from domain.kernel import Bot, Game, RulesError
+from domain.kernel import Bot, Game, RulesError, Setup
 from domain.kernel.online import online
 
 _PACKAGES = {
@@ -45,16 +45,28 @@ def make_bot(game: Game, kind: str, options: Mapping[str, Any]) -> Bot:
     return bot if game.setting is None else WithoutSettings(bot, game.setting)
 
 
-# The bot a person's seat falls back to: the bot that tests/bench/bench_search_bot.py shows beating greedy
-# clearly: the search bot; where search gains nothing, the game's own stronger policy (Mercenaries'
-# careful bot, Tavern Masters' planner: their RULINGS.md); elsewhere greedy.
+# The bot a person's seat falls back to: the bot that tests/bench/bench_search_bot.py and
+# tests/bench/bench_arena.py show strongest at that table: the search bot; where search gains nothing, the
+# game's own stronger policy (Mercenaries' careful bot, Tavern Masters' planner: their RULINGS.md);
+# elsewhere greedy.
 FALLBACKS = {"heros-tavern": "search", "taverna": "search", "mercenaries": "careful", "tavern-masters": "planner"}
+# (game, seats) -> the fallback at the tables where another bot was measured stronger than the game's own:
+# Tavern Masters' search beats the planner in competitive play at 3 and 4 seats, not at 2 (RULINGS.md 46)
+STRONGER_AT = {("tavern-masters", 3): "search", ("tavern-masters", 4): "search"}
 
 
-def fallback_bot(game: Game) -> str:
-    """The kind of bot that plays for a person who timed out or left: the strongest the game has."""
+def fallback_bot(game: Game, setup: Setup) -> str:
+    """The kind of bot that plays for a person who timed out or left: the strongest the game has at
+    that table (its seats; Tavern Masters' search was measured in competitive play only)."""
     kind = FALLBACKS.get(game.id, "greedy")
+    if setup.options.get("mode", "competitive") == "competitive":
+        kind = STRONGER_AT.get((game.id, setup.seats), kind)
     return kind if kind in game.bots else "random"
+
+
+def fallback_kinds(game: Game) -> set[str]:
+    """Every kind of bot that may play for a person in ``game``, whatever its table."""
+    return {fallback_bot(game, game.setup(seats)) for seats in range(game.min_seats, game.max_seats + 1)}
 
 
 _online: dict[int, tuple[Game, Game]] = {}  # id of a game -> (that game, wrapped): built once each

@@ -62,7 +62,8 @@ class Bots:
             seen = decoder.decode(views[field(seat)])  # the seat's own view: all a bot may know
             # a seat created as a bot plays the kind the match was created with; a person's seat
             # handed to a bot (left, timed out for good, conceded) the strongest the game has
-            bot = make_bot(game, match.bot_kind if seat in match.bots else fallback_bot(game), match.setup.options)
+            kind = match.bot_kind if seat in match.bots else fallback_bot(game, match.setup)
+            bot = make_bot(game, kind, match.setup.options)
             command = bot.choose(seen.view, legal, Rng(match.seed, version, f"bot:{seat}"))
             await self.send(match, seat, command, version)
         if game.automatic is not None:

@@ -59,7 +59,7 @@ def overdue(clock: clocks.ClockOption, seat_clock: clocks.SeatClock, match: Matc
     (correspondence clocks), else a timeout."""
     if clocks.vacation_left(clock, seat_clock):
         return TakeVacation(allowance=clock.vacation_days)
-    bot = bot_label(match.game, fallback_bot(match.game))  # its generation too: the audit's to match
+    bot = bot_label(match.game, fallback_bot(match.game, match.setup))  # its generation too: the audit's to match
     return TimedOut(limit=clock.limit, forfeit=clock.forfeit, bot=bot)
 
 

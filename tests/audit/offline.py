@@ -43,7 +43,7 @@ def export_of_play(game_id: str, seats: int, seed: str, options: dict | None = N
         seat, command = bot_turn(table, bots)
         played += 1
         if timeouts and played % timeouts == 0:
-            command = TimedOut(bot=bot_label(game, fallback_bot(game)))
+            command = TimedOut(bot=bot_label(game, fallback_bot(game, setup)))
         events = table.submit(seat, command)
         cause = Cause(f"c{len(records)}", seat, None, command)
         records += seal(events, len(records) + 1, records[-1].hash, cause, now=start + len(records))

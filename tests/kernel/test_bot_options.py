@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from domain.bots.settings import WithoutSettings
-from domain.games import fallback_bot, game_ids, get_game, make_bot
+from domain.games import fallback_bot, fallback_kinds, game_ids, get_game, make_bot
 from domain.kernel import AnyGame, Bot, Rng, Setup, Table, bot_turn
 from domain.kernel.online import TimedOut, bot_label, online
 from domain.kernel.search import Search
@@ -29,7 +29,7 @@ OTHER_OPTIONS: dict[str, dict[str, Any]] = {
     "mercenaries": {"best_of": 3, "ava_trash": "lowest_overall", "sell_from": "hand_or_field"},
 }
 SEATS = {"heros-tavern": 3, "tavern-masters": 3, "taverna": 3, "mercenaries": 2}
-KINDS = [(game_id, kind) for game_id in game_ids() for kind in sorted({"search", fallback_bot(get_game(game_id))})]
+KINDS = [(game_id, kind) for game_id in game_ids() for kind in sorted({"search", *fallback_kinds(get_game(game_id))})]
 
 
 def option_fields(game: AnyGame, setup: Setup) -> list[str]:
@@ -107,8 +107,8 @@ def test_the_bot_of_a_timed_out_seat_is_made_for_the_matchs_options(game_id):
     played = online(game, bots)
     setup = played.setup(SEATS[game_id], OTHER_OPTIONS[game_id])
     table = Table(played, setup, f"timeout-options-{game_id}")
-    table.submit(table.actors()[0], TimedOut(bot=bot_label(game, fallback_bot(game))))
-    assert made == [(fallback_bot(game), setup.options)]
+    table.submit(table.actors()[0], TimedOut(bot=bot_label(game, fallback_bot(game, setup))))
+    assert made == [(fallback_bot(game, setup), setup.options)]
 
 
 def test_taverna_search_expects_the_favour_windows_other_seats_get_in_its_turn():

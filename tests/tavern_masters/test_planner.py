@@ -69,8 +69,13 @@ def test_the_choice_depends_on_the_view_and_seed_only():
     assert same_choices(GAME, sample, PlannerBot(), pairs, GAME.setup(3).options, reverse=True) > 20
 
 
-def test_a_timed_out_seat_falls_back_to_the_planner():
-    assert fallback_bot(GAME) == "planner"
+def test_a_timed_out_seat_falls_back_to_the_search_at_3_and_4_competitive_seats_else_the_planner():
+    """Where the arena measured the search ahead of the planner (RULINGS.md 46), and only there."""
+    def fallback(seats: int, mode: str = "competitive") -> str:
+        return fallback_bot(GAME, GAME.setup(seats, {"mode": mode}))
+
+    assert [fallback(seats) for seats in range(2, 7)] == ["planner", "search", "search", "planner", "planner"]
+    assert fallback(1, "solo") == fallback(3, "cooperative") == fallback(4, "cooperative") == "planner"
 
 
 def test_the_planner_plays_a_set_whose_cards_pay_only_together():

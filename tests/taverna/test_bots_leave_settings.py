@@ -22,7 +22,7 @@ def test_a_conceded_seats_bot_never_toggles_always_pass():
     table.submit(2, Leave())
     table.submit(2, Reclaim())
     table.submit(1, Concede())
-    bot = make_bot(game, fallback_bot(game), setup.options)
+    bot = make_bot(game, fallback_bot(game, setup), setup.options)
     people, sent = random.Random(5), []
     for _ in range(3_000):
         if table.finished:
