@@ -50,23 +50,30 @@ def make_bot(game: Game, kind: str, options: Mapping[str, Any]) -> Bot:
 # game's own stronger policy (Mercenaries' careful bot, Tavern Masters' planner: their RULINGS.md);
 # elsewhere greedy.
 FALLBACKS = {"heros-tavern": "search", "taverna": "search", "mercenaries": "careful", "tavern-masters": "planner"}
-# (game, seats) -> the fallback at the tables where another bot was measured stronger than the game's own:
-# Tavern Masters' search beats the planner in competitive play at 3 and 4 seats, not at 2 (RULINGS.md 46)
-STRONGER_AT = {("tavern-masters", 3): "search", ("tavern-masters", 4): "search"}
+# (game, seats, its "mode" option or None) -> the fallback at the tables where another bot was
+# measured stronger than the game's own: Tavern Masters' search beats the planner in competitive
+# play at 3 and 4 seats, not at 2 (RULINGS.md 46; co-operative and solo play were measured with
+# the planner)
+STRONGER_AT: dict[tuple[str, int, Any], str] = {
+    ("tavern-masters", 3, "competitive"): "search",
+    ("tavern-masters", 4, "competitive"): "search",
+}
 
 
 def fallback_bot(game: Game, setup: Setup) -> str:
     """The kind of bot that plays for a person who timed out or left: the strongest the game has at
-    that table (its seats; Tavern Masters' search was measured in competitive play only)."""
-    kind = FALLBACKS.get(game.id, "greedy")
-    if setup.options.get("mode", "competitive") == "competitive":
-        kind = STRONGER_AT.get((game.id, setup.seats), kind)
+    that table."""
+    kind = STRONGER_AT.get((game.id, setup.seats, setup.options.get("mode")), FALLBACKS.get(game.id, "greedy"))
     return kind if kind in game.bots else "random"
 
 
-def fallback_kinds(game: Game) -> set[str]:
-    """Every kind of bot that may play for a person in ``game``, whatever its table."""
-    return {fallback_bot(game, game.setup(seats)) for seats in range(game.min_seats, game.max_seats + 1)}
+def fallback_tables(game: Game) -> dict[str, int]:
+    """Every kind of bot that may play for a person in ``game`` (its default options), each with the
+    fewest seats it plays for."""
+    first: dict[str, int] = {}
+    for seats in range(game.min_seats, game.max_seats + 1):
+        first.setdefault(fallback_bot(game, game.setup(seats)), seats)
+    return first
 
 
 _online: dict[int, tuple[Game, Game]] = {}  # id of a game -> (that game, wrapped): built once each

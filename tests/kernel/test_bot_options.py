@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from domain.bots.settings import WithoutSettings
-from domain.games import fallback_bot, fallback_kinds, game_ids, get_game, make_bot
+from domain.games import fallback_bot, fallback_tables, game_ids, get_game, make_bot
 from domain.kernel import AnyGame, Bot, Rng, Setup, Table, bot_turn
 from domain.kernel.online import TimedOut, bot_label, online
 from domain.kernel.search import Search
@@ -29,7 +29,7 @@ OTHER_OPTIONS: dict[str, dict[str, Any]] = {
     "mercenaries": {"best_of": 3, "ava_trash": "lowest_overall", "sell_from": "hand_or_field"},
 }
 SEATS = {"heros-tavern": 3, "tavern-masters": 3, "taverna": 3, "mercenaries": 2}
-KINDS = [(game_id, kind) for game_id in game_ids() for kind in sorted({"search", *fallback_kinds(get_game(game_id))})]
+KINDS = [(game_id, kind) for game_id in game_ids() for kind in sorted({"search", *fallback_tables(get_game(game_id))})]
 
 
 def option_fields(game: AnyGame, setup: Setup) -> list[str]:

@@ -12,14 +12,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.games import fallback_bot, fallback_kinds, game_ids, get_game, make_bot, online_game
+from domain.games import fallback_tables, game_ids, get_game, make_bot, online_game
 from domain.kernel import Bot, Command, Rng, RulesError, Table, bot_turn, play
 from domain.kernel.online import SeatTimedOut, TimedOut, bot_label
 
 SEATS = {"heros-tavern": (3, 5), "tavern-masters": (1, 2, 4), "taverna": (2, 4), "mercenaries": (2,)}
 CASES = [(game_id, seats) for game_id in game_ids() for seats in SEATS[game_id]]
 # every game's search bot, and its fallback bot where that is another kind
-KINDS = [(game_id, kind) for game_id in game_ids() for kind in sorted({"search", *fallback_kinds(get_game(game_id))})]
+KINDS = [(game_id, kind) for game_id in game_ids() for kind in sorted({"search", *fallback_tables(get_game(game_id))})]
 
 
 def sampler(game_id: str) -> Any:
@@ -118,10 +118,9 @@ def test_the_choice_depends_on_the_view_and_seed_only(game_id, kind):
                 seen, legal, Rng("seed", index, "bot"))
 
 
-# each game's fallback kinds, each at the first table size that falls back to it
-FALLBACK_TABLES = [(game_id, kind, seats) for game_id in game_ids() for kind, seats in sorted({
-    fallback_bot(game, game.setup(seats)): seats
-    for game in [get_game(game_id)] for seats in range(game.max_seats, game.min_seats - 1, -1)}.items())]
+# each game's fallback kinds, each at the fewest seats it plays for
+FALLBACK_TABLES = [(game_id, kind, seats) for game_id in game_ids()
+                   for kind, seats in sorted(fallback_tables(get_game(game_id)).items())]
 
 
 @pytest.mark.parametrize(("game_id", "kind", "seats"), FALLBACK_TABLES)
