@@ -3,8 +3,9 @@ RQ worker of the projector's jobs (services/store/rq_workers.py) per queue insta
 on the main thread, each further one's in a thread of its own (every worker serves every instance,
 so a dead worker's matches are taken over by the others, whichever instance they are on).
 
-RQ quits on a Redis error outside its dequeue (a job's bookkeeping, a timeout): ``run`` then
-starts a new RQ worker after a back-off, until a signal asks it to stop. A drain job cut off by
+RQ quits on a Redis error outside its dequeue (a job's bookkeeping, a timeout): each thread's
+worker, the main thread's too, is then made again after a back-off (rq_workers.serve_until), until
+a signal asks it to stop. A drain job cut off by
 Redis leaves its claims to expire; the next drain redoes them from the log
 (services/projector/projector.py)."""
 
@@ -14,14 +15,12 @@ import asyncio
 import signal
 import sys
 import threading
-import time
 
 from services.cli.startup import checked_settings
 from services.ops import collector, logs, metrics, stopping
 from services.ops.settings import Settings
 from services.runtime import Runtime
-from services.store.outage import STORE_ERRORS
-from services.store.rq_workers import ResidentWorker, beat_forever, serve_in_thread
+from services.store.rq_workers import ResidentWorker, beat_forever, serve_in_thread, serve_until
 
 log = logs.get("tavern.worker")
 
@@ -76,25 +75,20 @@ def run(settings: Settings) -> int:
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, stop_soon)
 
-    take_signals()  # until an RQ worker installs its own, and between two (a default SIGTERM kills)
-    pause = 0.5
-    while not stop.is_set():
-        began = time.monotonic()
-        worker = None
+    def life() -> bool:
+        worker = ResidentWorker([rq], connection=rq.connection)
+        worker.dequeue_s, worker.stop_s = settings.dequeue_s, settings.stop_s
+        worker.on_stop = runtime.stop_jobs  # every instance's job in hand lets go
         try:
-            worker = ResidentWorker([rq], connection=rq.connection)
-            worker.dequeue_s, worker.stop_s = settings.dequeue_s, settings.stop_s
-            worker.on_stop = runtime.stop_jobs  # every instance's job in hand lets go
             worker.work(with_scheduler=False, logging_level="WARNING")
-        except STORE_ERRORS as problem:  # outside RQ's loop: meeting Redis, registering the worker
-            log.warning("worker_lost_redis", error=str(problem))
-        if worker is not None and worker.stop_requested:
-            break
-        take_signals()  # RQ quit on an error
-        pause = 0.5 if time.monotonic() - began > 30 else min(pause * 2, 8.0)
-        log.warning("worker_restarting", after_s=pause)
-        if stop.wait(pause):
-            break
+        finally:
+            take_signals()  # RQ's own handlers went with its worker
+            if worker.stop_requested:  # its handler took the signal: every thread's worker stops
+                stop.set()
+        return worker.stop_requested
+
+    take_signals()  # until an RQ worker installs its own, and between two (a default SIGTERM kills)
+    serve_until(stop, life, settings.queue_name)
     stop.set()
     beat.cancel()
     asyncio.run_coroutine_threadsafe(runtime.stop(), loop).result(settings.stop_s)

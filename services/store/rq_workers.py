@@ -119,35 +119,44 @@ class DeliveryWorker(ThreadWorker):
         return None  # RQ's loop quits on it
 
 
+def serve_until(stopping: threading.Event, life: Callable[[], bool], name: int | str) -> None:
+    """Run ``life`` (one RQ worker made and worked: True once it stopped as asked) again after a
+    back-off whenever it ends otherwise (RQ's loop quits on some Redis errors; meeting Redis at
+    its start and registering raise outside it), until ``stopping`` is set."""
+    pause = 0.5
+    while not stopping.is_set():
+        began = time.monotonic()
+        try:
+            if life():
+                return
+        except STORE_ERRORS as problem:  # outside RQ's loop: meeting Redis, registering the worker
+            log.warning("worker_lost_redis", error=str(problem), queue=name)
+        pause = 0.5 if time.monotonic() - began > 30 else min(pause * 2, 8.0)
+        if stopping.is_set():
+            return
+        log.warning("worker_restarting", after_s=pause, queue=name)
+        stopping.wait(pause)
+
+
 class Serving:
-    """An RQ worker of one queue in a daemon thread, made again after a back-off whenever it quits
-    on a Redis error (RQ's loop quits on some; meeting Redis at its start and registering raise
-    outside it), until stopped: a worker that met Redis away as it started, or lost it in a way RQ
-    does not retry, would otherwise leave its queue unserved for the process's life."""
+    """An RQ worker of one queue in a daemon thread, made again after a back-off (serve_until)
+    until stopped: a worker that met Redis away as it started, or lost it in a way RQ does not
+    retry, would otherwise leave its queue unserved for the process's life."""
 
     def __init__(self, make: Callable[[], ThreadWorker], name: int | str, stop: threading.Event | None = None) -> None:
         self.make, self.name = make, name
         self.stopping = stop or threading.Event()
         self.worker: ThreadWorker | None = None
         self.beat: asyncio.Task[None] | None = None  # the projector's worker's (the deliveries' beats not)
-        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread = threading.Thread(target=serve_until, args=(self.stopping, self._life, name), daemon=True)
         self.thread.start()
 
-    def _serve(self) -> None:
-        pause = 0.5
-        while not self.stopping.is_set():
-            began = time.monotonic()
-            try:
-                self.worker = self.make()
-                if self.stopping.is_set():  # stopped while it was made: stop() did not see it
-                    return
-                self.worker.work(with_scheduler=False, logging_level="WARNING")
-            except STORE_ERRORS as problem:  # outside RQ's loop: meeting Redis, registering the worker
-                log.warning("worker_lost_redis", error=str(problem), queue=self.name)
-            pause = 0.5 if time.monotonic() - began > 30 else min(pause * 2, 8.0)
-            if not self.stopping.is_set():
-                log.warning("worker_restarting", after_s=pause, queue=self.name)
-            self.stopping.wait(pause)
+    def _life(self) -> bool:
+        self.worker = self.make()
+        if self.stopping.is_set():  # stopped while it was made: stop() did not see it
+            return True
+        self.worker.work(with_scheduler=False, logging_level="WARNING")
+        return self.stopping.is_set()
 
     def stop(self) -> None:
         """Stop after the current job or wait for one (a daemon thread: it never holds up exit)."""
