@@ -253,6 +253,16 @@ class Matchmaker:
     async def _seat(self, game_id: str, table: matching.Table, now: float) -> int:
         """Take the table's tickets from the pool (none if another worker took one first) and make its match."""
         taken = f"matched {secrets.token_hex(6)}"
+        players = sorted({ticket.player for ticket in table.tickets})
+        # held across the pools while seated: a player another pool's table holds is not seated here too
+        if not await self.pools.hold(players, taken):
+            return 0
+        try:
+            return await self._seat_held(game_id, table, taken, now)
+        finally:
+            await self.pools.release(players, taken)
+
+    async def _seat_held(self, game_id: str, table: matching.Table, taken: str, now: float) -> int:
         moved = [Moved(t.ticket_id, t.player, t.created) for t in table.tickets]
         if not await self.pools.move(game_id, moved, WAITING, taken, now):
             return 0
@@ -288,8 +298,7 @@ class Matchmaker:
 
     async def _withdraw_others(self, player_id: str, seated_in: str, match_id: str, now: float) -> None:
         """Cancel the player's tickets waiting in the other games' pools: seated at one table, it is
-        not sent to a second. (Pools are apart, one shard each, so two pools forming a table of the
-        same player in the same instant both seat it: a window of one sweep's step, not closed here.)"""
+        not sent to a second (while this runs, the player is held: another pool's table waits)."""
         for game in game_ids():
             if game == seated_in or (held := await self.pools.held(game, player_id)) is None:
                 continue

@@ -159,6 +159,12 @@ def pool(game: str, part: str) -> str:
     return f"matchmaking:{{{game}}}:{part}"
 
 
+def seating(player_id: str) -> str:
+    """String, lapsing: the matchmaker's table that holds the player while it is seated there
+    (services/store/matchmaking.py ``Pools.hold``), on the player's shard, not a pool's."""
+    return f"player:{{{player_id}}}:seating"
+
+
 # zset per partition of player ids: bot account -> when registered (the lobby's list of bots)
 BOTS = "bots"  # a family of partitions
 

@@ -5,7 +5,11 @@ atomically: a ticket is taken into one table at most, however many workers form 
 A pool is a game's, not a player's: a table is made of tickets of several players, and only one
 shard can answer atomically which of them are still free. A game's pool on one shard is a bounded
 load (its waiting tickets, read once a second by each process); the matches it makes spread over
-the cluster by their own ids."""
+the cluster by their own ids.
+
+A player may wait in several pools, which are apart, so no script sees a player's tickets in all
+of them: a table first holds each of its players (``hold``: a lease per player, on the player's
+shard), and the pool that loses a player to another pool's table seats nobody this sweep."""
 
 from __future__ import annotations
 
@@ -18,7 +22,9 @@ from services.store.connections import link_to
 from services.store.event_store import Call, reply, run_scripts, script
 
 WAITING = "waiting"
+HOLD_MS = 10_000  # past any seating's few round trips: a holder that died lets its players go then
 _HERE = Path(__file__).parent
+_LEASE = script(_HERE / "lease.lua")  # a player's hold: the same lease as a partition's
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +53,7 @@ class Pools:
             redis.register_script(script(_HERE / f"pool_{name}.lua"))
             for name in ("add", "move", "read", "list", "tables")
         )
+        self._lease = redis.register_script(_LEASE)
 
     async def _run(self, call: Call) -> object:
         (answer,) = await run_scripts(self.link, [call])
@@ -106,6 +113,23 @@ class Pools:
         """The id of the player's waiting ticket in the pool, if any."""
         held = await self.redis.hget(keys.pool(game, "players"), player)
         return held.decode() if held else None
+
+
+    async def hold(self, players: list[str], table: str, ms: int = HOLD_MS) -> bool:
+        """Every player held by ``table`` while it is seated (a table of another pool holding one
+        of them first: none held, False). Given back by ``release``, or lapsing after ``ms``."""
+        calls = [Call(self._lease, [keys.seating(player)], [table, str(ms)]) for player in players]
+        taken = [reply(answer) == 1 for answer in await run_scripts(self.link, calls)]
+        if all(taken):
+            return True
+        await self.release([player for player, held in zip(players, taken, strict=True) if held], table)
+        return False
+
+    async def release(self, players: list[str], table: str) -> None:
+        """The players held by ``table`` let go (those another holds now are left to it)."""
+        if players:
+            given = [Call(self._lease, [keys.seating(player)], [table, "0"]) for player in players]
+            await run_scripts(self.link, given)
 
 
 def _keys(game: str, *parts: str) -> list[str]:

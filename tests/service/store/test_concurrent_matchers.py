@@ -62,3 +62,34 @@ async def test_concurrent_matchers_never_take_a_ticket_twice(backend):
     for player in players:
         found = [raw for _, raw in await events.events(player.id, "0-0", 10) if b"match_found" in raw]
         assert len(found) == (player.id in seated)
+
+
+class Slow(Pools):
+    """A pool whose tables' moves yield first, as a round trip to another shard would: two pools'
+    sweeps, run at once, each reach their move before either's seating is done."""
+
+    async def move(self, game: str, tickets: Any, source: str, target: str, now: float, **since: Any) -> bool:
+        await asyncio.sleep(0)
+        return await super().move(game, tickets, source, target, now, **since)
+
+
+async def test_two_pools_sweeping_at_once_seat_a_player_once(backend):
+    """Players seeking two games at once, both pools swept in the same instant (by two processes):
+    each player is seated at one table, and its ticket in the other pool is withdrawn or left."""
+    players = [Player(f"q{n}", f"Q{n}", 0.0) for n in range(9)]
+    ratings = Ratings(dict.fromkeys((player.id for player in players), 25.0))
+    tables, events = Tables(), PlayerEvents(backend.events)
+    matchers = [Matchmaker(Slow(backend.events), ratings, tables, tables, events, tables.close) for _ in range(2)]
+    games = ("taverna", "heros-tavern")
+    now = 1000.0
+    for player in players:
+        for game in games:
+            await matchers[0].ask(player, NewTicket(game, seats=[3, 3], rated=False), now)
+    now += 1.0
+    made = await asyncio.gather(*(matcher.sweep_pool(game, now) for matcher, game in zip(matchers, games, strict=True)))
+    seated = [player for table in tables.made for player in table]
+    assert sum(made) == len(tables.made) > 0
+    assert len(seated) == len(set(seated)), f"a player was seated at two tables: {tables.made}"
+    for player in players:
+        found = [raw for _, raw in await events.events(player.id, "0-0", 10) if b"match_found" in raw]
+        assert len(found) == (player.id in seated)
