@@ -56,6 +56,7 @@ from services.store.lifecycle import Lifecycle
 from services.store.lobby import LobbyListings
 from services.store.match_meta import MatchMetas
 from services.store.matchmaking import Pools
+from services.store.moderation import OpenReports
 from services.store.notices import Notices
 from services.store.notifications import NotificationBook
 from services.store.outage import REDIS_DOWN
@@ -165,7 +166,8 @@ class Runtime:
         self.challenges = Challenges(ChallengeBook(wired.events), player_events, self.players, self.matches, listings)
         self.history = History(self.matches, self.store, self.folds)
         # table chat: beside the matches' keys, never in their logs
-        self.chat = Chat(ChatLog(wired.events, wired.events_link), settings.limits.chat_chars, self.archive)
+        listed = OpenReports(wired.events, partitions, wired.events_link)
+        self.chat = Chat(ChatLog(wired.events, wired.events_link), settings.limits.chat_chars, self.archive, listed)
         # signs a finished match's export (gateway) and archive (worker): one key per deployment
         self.signer = signing.signing_key(settings.signing_key, settings.signing_key_file)
         self.handler = Handler(

@@ -19,6 +19,7 @@ from services.commands.refused import Refused
 from services.ops import logs
 from services.store import archive
 from services.store.chat import CHANNELS, REMOVED, ChatLog, Closed, Line
+from services.store.moderation import OpenReports
 from services.store.stream_ids import later
 
 log = logs.get("tavern.chat")
@@ -74,6 +75,21 @@ class Reports(msgspec.Struct):
     reports: list[StoredReport]
 
 
+class OpenReport(msgspec.Struct):
+    """A report on the moderators' open list: its match, its id there, when it was made."""
+
+    match_id: str
+    id: str
+    at: int  # ms since the epoch
+    report: Report
+
+
+class OpenReportsPage(msgspec.Struct):
+    reports: list[OpenReport]  # the oldest first
+    open: int  # how many are open in all
+    next: int | None  # the offset of the next page, None on the last
+
+
 class TranscriptHeader(msgspec.Struct):
     format: str
     match_id: str
@@ -112,8 +128,11 @@ def _text(text: str, most: int, code: str, what: str) -> str:
 
 
 class Chat:
-    def __init__(self, lines: ChatLog, chars: int, archived: archive.Archive | None = None) -> None:
+    def __init__(
+        self, lines: ChatLog, chars: int, archived: archive.Archive | None = None, listed: OpenReports | None = None
+    ) -> None:
         self.lines = lines
+        self.listed = listed  # the moderators' open list, across matches
         self.chars = chars  # a message's most characters (TAVERN_CHAT_CHARS)
         self.archive = archived  # where an archived match's chat went with it
 
@@ -188,9 +207,11 @@ class Chat:
         line = await self.lines.line(match.id, channel, _line_id(line_id))
         if line is None or line.kind == REMOVED:
             raise Refused("not_found", "no_such_line", "no such message in this channel")
-        report = Report(channel, shown(line, {}), reporter, reason)
+        report = msgspec.json.encode(Report(channel, shown(line, {}), reporter, reason))
         with _unless_closed():
-            kept = await self.lines.report(match.id, msgspec.json.encode(report))
+            kept = await self.lines.report(match.id, report)
+        if self.listed is not None:  # (kept in the match's reports first: a retry after an outage here lists it)
+            await self.listed.add(match.id, kept, int(kept.partition("-")[0]), report)
         log.warning("chat_reported", match_id=match.id, seat=seat, channel=channel, line=line.id, report=kept)
         return Reported(kept)
 
@@ -204,6 +225,21 @@ class Chat:
         stored = await self.archive.get(archive.reports_name(match.id))
         kept = msgspec.json.decode(archive.decompress(stored), type=Reports).reports if stored else []
         return Reports([report for report in kept if later(report.id, after)])
+
+    async def open_reports(self, offset: int, limit: int) -> OpenReportsPage:
+        """The moderators' open list, across matches, the oldest first: ``limit`` from ``offset``."""
+        assert self.listed is not None, "no open list configured"
+        listed = await self.listed.page(offset, limit + 1)
+        shown = [OpenReport(match_id, kept, at, msgspec.json.decode(raw, type=Report))
+                 for match_id, kept, at, raw in listed[:limit]]  # fmt: skip
+        return OpenReportsPage(shown, await self.listed.count(), offset + limit if len(listed) > limit else None)
+
+    async def handled(self, match: Match, report_id: str) -> None:
+        """The report off the open list (it stays in the match's reports), or not_found."""
+        assert self.listed is not None, "no open list configured"
+        if not await self.listed.handled(match.id, _line_id(report_id)):
+            raise Refused("not_found", "no_such_report", "no such open report in this match")
+        log.info("chat_report_handled", match_id=match.id, report=report_id)
 
     async def remove(self, match: Match, channel: str, line_id: str, reason: str) -> ChatLine:
         """A moderator's removal of a message, kept as a line of its channel."""

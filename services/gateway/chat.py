@@ -18,7 +18,8 @@ from services.commands.matches import Match
 from services.commands.refused import Refused
 from services.gateway import access, answers, creators
 from services.gateway.access import ApiError
-from services.gateway.endpoints import json_body, json_response, runtime_of
+from services.gateway.endpoints import int_query, json_body, json_response, runtime_of
+from services.gateway.online import PAGE_MAX
 from services.gateway.rate_limit import address_of
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -118,6 +119,22 @@ async def reports(request: Request) -> Response:
     return json_response(await chat.reports(match, request.query_params.get("after", "0-0")))
 
 
+async def open_reports(request: Request) -> Response:
+    """The moderators' open list of reports, across matches, the oldest first."""
+    if not moderator(request):
+        raise ApiError(401, "moderator_required", "moderating the chat needs a valid X-API-Key")
+    offset = int_query(request, "offset", 0, 0, 1_000_000)
+    limit = int_query(request, "limit", 20, 1, PAGE_MAX)
+    return json_response(await runtime_of(request).chat.open_reports(offset, limit))
+
+
+async def handled(request: Request) -> Response:
+    """A report handled: off the open list (it stays in the match's reports)."""
+    chat, match = await moderated(request)
+    await chat.handled(match, request.path_params["report_id"])
+    return Response(status_code=204)
+
+
 async def remove(request: Request) -> Response:
     chat, match = await moderated(request)
     asked = await json_body(request, Removal)
@@ -157,6 +174,8 @@ ROUTES = [
     Route("/v1/matches/{match_id}/chat/blocks", answering(block), methods=["POST"]),
     Route("/v1/matches/{match_id}/chat/reports", answering(report), methods=["POST"]),
     Route("/v1/matches/{match_id}/chat/reports", answering(reports)),
+    Route("/v1/matches/{match_id}/chat/reports/{report_id}", answering(handled), methods=["DELETE"]),
+    Route("/v1/moderation/reports", answering(open_reports)),
     Route("/v1/matches/{match_id}/chat/removals", answering(remove), methods=["POST"]),
     Route("/v1/matches/{match_id}/chat/export", export),
 ]

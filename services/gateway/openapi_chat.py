@@ -7,12 +7,12 @@ from typing import Any
 
 import msgspec
 
-from services.commands.chat import Blocked, ChatLine, ChatPage, Reported, Reports
+from services.commands.chat import Blocked, ChatLine, ChatPage, OpenReportsPage, Reported, Reports
 from services.gateway.chat import Block, Removal, ReportLine, Say
 from services.gateway.contract import REF
 from services.gateway.openapi_online import _json, _op, _path, _ref
 
-TYPES = [Say, Block, ReportLine, Removal, ChatLine, ChatPage, Blocked, Reported, Reports]
+TYPES = [Say, Block, ReportLine, Removal, ChatLine, ChatPage, Blocked, Reported, Reports, OpenReportsPage]
 MODERATOR = {"type": "apiKey", "in": "header", "name": "X-API-Key",
              "description": "a trusted frontend's key (TAVERN_API_KEYS): its operators moderate the chat"}
 OPERATION_IDS = {
@@ -21,6 +21,8 @@ OPERATION_IDS = {
     ("/v1/matches/{match_id}/chat/blocks", "post"): "blockInChat",
     ("/v1/matches/{match_id}/chat/reports", "post"): "reportChatLine",
     ("/v1/matches/{match_id}/chat/reports", "get"): "listChatReports",
+    ("/v1/matches/{match_id}/chat/reports/{report_id}", "delete"): "handleChatReport",
+    ("/v1/moderation/reports", "get"): "listOpenReports",
     ("/v1/matches/{match_id}/chat/removals", "post"): "removeChatLine",
     ("/v1/matches/{match_id}/chat/export", "get"): "exportChat",
 }
@@ -43,6 +45,16 @@ def paths(components: dict[str, Any]) -> dict[str, Any]:
     reports = _op("A moderator's read of the match's reports, oldest first", "Reports", "200", (400, 401, 404),
                   **moderator)
     reports["parameters"] = [*reports["parameters"], after]
+    handled = _op("A moderator marks a report handled: off the open list, still in the match's reports", "", "204",
+                  (400, 401, 404), **moderator)
+    handled["responses"]["204"] = {"description": "handled"}
+    handled["parameters"] = [*handled["parameters"], _path("report_id")]
+    listed = _op("The moderators' open list of reports across matches, oldest first, until each is handled",
+                 "OpenReportsPage", "200", (400, 401), security=[{"moderator": []}])
+    listed["parameters"] = [
+        {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+    ]
     export = _op("A finished match's chat (`tavern-chat/1`, JSON Lines), exported beside its log and in no chain",
                  "ChatPage", "200", (401, 403, 404, 409), **either)
     export["responses"]["200"] = {"description": "the transcript: a header, then each channel's lines",
@@ -63,6 +75,8 @@ def paths(components: dict[str, Any]) -> dict[str, Any]:
                         (400, 401, 403, 404, 409, 429), requestBody=_json(_ref("ReportLine")), **seat),
             "get": reports,
         },
+        "/v1/matches/{match_id}/chat/reports/{report_id}": {"delete": handled},
+        "/v1/moderation/reports": {"get": listed},
         "/v1/matches/{match_id}/chat/removals": {
             "post": _op("A moderator removes a message: the removal is kept as a line of its channel",
                         "ChatLine", "201", (400, 401, 404, 409), requestBody=_json(_ref("Removal")), **moderator),

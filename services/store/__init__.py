@@ -16,7 +16,8 @@ conformance suite on fakeredis, a Redis and a Redis Cluster (tests/service/store
   (``ratings.py``: ``rating.lua``, ``leaderboard.lua``), the sweepers' deadlines
   (``deadlines.py``), the open-matches quota (``quota.py``: ``quota.lua``), presence
   (``presence.py``: ``presence.lua``), rate limits (``rate_limits.py``: ``rate_limit.lua``; a
-  bucket, ``bucket.py``: ``bucket.lua``);
+  bucket, ``bucket.py``: ``bucket.lua``), the table chat (``chat.py``: ``chat_add.lua``) and the
+  moderators' open list of its reports, across matches (``moderation.py``: ``report_add.lua``);
 - the projector: its bookkeeping (``projector_queue.py``: ``claim.lua``, ``dirty.lua``,
   ``release.lua``), its RQ jobs and workers (``drain_jobs.py``, ``rq_workers.py``), the
   matches' lifecycle lists (``lifecycle.py``), the deferred marks (``unmarked.py``);

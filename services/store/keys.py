@@ -352,5 +352,9 @@ def match_tournament(match_id: str) -> str:
     return f"match:{{{match_id}}}:tournament"
 
 
+# families of partitions: the moderators' open chat reports ("match_id report_id" -> the report's
+# ms), and each one's JSON (services/store/moderation.py)
+OPEN_REPORTS = "open_reports"
+OPEN_REPORT_BODIES = "open_report_bodies"
 TOURNAMENTS = "tournaments"  # a family of partitions: tournament id -> its start time (the list)
 TOURNAMENTS_DUE = "tournaments_due"  # a family of partitions: tournament id -> when the sweepers look at it next

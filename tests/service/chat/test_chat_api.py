@@ -185,6 +185,48 @@ async def test_a_report_is_kept_for_the_moderators_who_remove_the_line_as_a_line
         assert code(missing) == (404, "no_such_match")
 
 
+async def test_moderators_see_every_matchs_open_reports_oldest_first_until_each_is_handled(settings):
+    async with gateway(settings, LIMITS) as (app, _), client(app) as api:
+        reported = []
+        for n in range(3):  # a report in each of 3 matches, then a second in the first
+            chat, created = await table(api)
+            line = (await say(api, chat, seat(created, 1), f"rude {n}")).json()
+            answer = await api.post(f"{chat}/reports", json={"id": line["id"], "reason": f"r{n}"},
+                                    headers=seat(created, 0))
+            reported.append((created["match_id"], answer.json()["report"], chat, created))
+        first_chat, first = reported[0][2], reported[0][3]
+        line = (await say(api, first_chat, spectator(first), "rude again", name="Sam")).json()
+        again = await api.post(f"{first_chat}/reports", json={"id": line["id"]}, headers=spectator(first))
+        reported.append((first["match_id"], again.json()["report"], first_chat, first))
+
+        assert code(await api.get("/v1/moderation/reports", headers=seat(first, 0))) == (401, "moderator_required")
+        whole = (await api.get("/v1/moderation/reports", headers=MODERATOR)).json()
+        assert (whole["open"], whole["next"]) == (4, None)
+        assert [(r["match_id"], r["id"]) for r in whole["reports"]] == [(m, r) for m, r, _, _ in reported]
+        assert [r["report"]["line"]["text"] for r in whole["reports"]] == ["rude 0", "rude 1", "rude 2", "rude again"]
+        assert whole["reports"][3]["report"]["channel"] == "spectators"
+        assert all(r["at"] == int(r["id"].partition("-")[0]) for r in whole["reports"])
+        paged = (await api.get("/v1/moderation/reports", headers=MODERATOR, params={"offset": 1, "limit": 2})).json()
+        assert ([r["id"] for r in paged["reports"]], paged["next"]) == ([reported[1][1], reported[2][1]], 3)
+        assert code(await api.get("/v1/moderation/reports", headers=MODERATOR, params={"limit": 0})) == (
+            400, "bad_query")
+
+        _, report_id, chat, _ = reported[1]
+        handle = f"{chat}/reports/{report_id}"
+        assert code(await api.delete(handle, headers=seat(reported[1][3], 0))) == (401, "moderator_required")
+        assert (await api.delete(handle, headers=MODERATOR)).status_code == 204
+        assert code(await api.delete(handle, headers=MODERATOR)) == (404, "no_such_report")
+        assert code(await api.delete(f"{first_chat}/reports/{report_id}", headers=MODERATOR)) == (
+            404, "no_such_report")  # another match's
+        assert code(await api.delete(f"{chat}/reports/x", headers=MODERATOR)) == (400, "bad_query")
+        left = (await api.get("/v1/moderation/reports", headers=MODERATOR)).json()
+        assert (left["open"], [r["match_id"] for r in left["reports"]]) == (3, [first["match_id"], reported[2][0],
+                                                                              first["match_id"]])
+        # handled, not forgotten: the match's own reports keep it
+        assert [r["id"] for r in (await api.get(f"{chat}/reports", headers=MODERATOR)).json()["reports"]] == [
+            report_id]
+
+
 async def test_the_chat_is_exported_beside_the_match_and_its_audit_chain_is_unchanged(settings):
     async with gateway(settings, LIMITS) as (app, runtime), client(app) as api:
         chat, created = await table(api, bots=[1])
