@@ -252,13 +252,15 @@ class Tournaments:
 
     async def ended(self, match: Match, result: Result) -> None:
         """A match ended (the projector's call for each): if it is a tournament's table, its ranks
-        recorded and the tournament advanced."""
+        recorded and the tournament due now. The sweepers advance it within a sweep, not the
+        projector's step: a round's next tables (16 match creations for 32 players) would hold up
+        the projection of every match in that step."""
         tournament_id = await self.book.of_match(match.id)
         if tournament_id is None:
             return
         await self.book.record(tournament_id, match.id, _encoder.encode(ranks_of(match, result)))
         log.info("tournament_table_ended", tournament=tournament_id, match_id=match.id)
-        await self._look_again(tournament_id, await self.advance(tournament_id, time.time()))
+        await self._look_again(tournament_id, time.time())
 
     async def sweep(self, now: float, batch: int = 20) -> int:
         """Advance the tournaments of this process's share that are due; how many were looked at."""

@@ -14,6 +14,7 @@ import httpx
 import msgspec
 import pytest
 
+from domain.kernel import Result, Standing
 from services.gateway.app import create_app
 from tests.service.contract.published import Published
 from tests.service.online.lobby_client import Person
@@ -201,3 +202,39 @@ async def test_creating_tournaments_counts_as_creating_at_the_creations_rate(set
                 return
             assert answer.status_code == 201, answer.text
     raise AssertionError("never refused past the creations' burst")
+
+
+async def test_a_tables_end_makes_its_tournament_due_and_a_sweep_advances_it(app, api, monkeypatch):
+    """The projector records a table's ranks and makes its tournament due now; the next round is
+    made by a sweep, never in the projector's step. (The table's result is handed in as the
+    projector would, its match not played: the standings are not rebuilt from the logs here.)"""
+    people = [await Person(api).register(name) for name in ("Ann", "Ben")]
+    tournament_id = await tournament(people[0], game="mercenaries", rounds=2)
+    for person in people:
+        await act(person, tournament_id, "register")
+    (table,) = (await act(people[0], tournament_id, "start"))["pairings"][0]["tables"]
+    for person in people:
+        await person.join(table["match_id"])
+    runtime = app.state.runtime
+    match = await runtime.matches.get(table["match_id"])
+    first, second = sorted(match.players)
+    won = Result((first,), (Standing(first, 1, 0), Standing(second, 2, 0)))
+    advancing = []  # the tasks that advanced a tournament (the app's own sweeps run beside this test)
+    advance = runtime.tournaments.advance
+
+    async def counted(*args, **kwargs):
+        advancing.append(asyncio.current_task())
+        return await advance(*args, **kwargs)
+
+    monkeypatch.setattr(runtime.tournaments, "advance", counted)
+    await runtime.tournaments.book.due.set(tournament_id, time.time() + 3600)
+    await runtime.tournaments.ended(match, won)
+    assert asyncio.current_task() not in advancing  # the projector's call only made it due
+    assert await runtime.tournaments.book.due.of(tournament_id) <= time.time()
+    await runtime.tournaments.sweep(time.time() + 0.001)
+    for _ in range(300):  # (the app's own sweep may be the one that advanced it, a moment later)
+        info = (await api.get(f"/v1/tournaments/{tournament_id}")).json()
+        if len(info["pairings"]) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert len(info["pairings"]) == 2 and info["pairings"][0]["tables"][0]["points"] == [1.0, 0.0]
