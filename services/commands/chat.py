@@ -234,12 +234,12 @@ class Chat:
                  for match_id, kept, at, raw in listed[:limit]]  # fmt: skip
         return OpenReportsPage(shown, await self.listed.count(), offset + limit if len(listed) > limit else None)
 
-    async def handled(self, match: Match, report_id: str) -> None:
+    async def handled(self, match_id: str, report_id: str) -> None:
         """The report off the open list (it stays in the match's reports), or not_found."""
         assert self.listed is not None, "no open list configured"
-        if not await self.listed.handled(match.id, _line_id(report_id)):
+        if not await self.listed.handled(match_id, _line_id(report_id)):
             raise Refused("not_found", "no_such_report", "no such open report in this match")
-        log.info("chat_report_handled", match_id=match.id, report=report_id)
+        log.info("chat_report_handled", match_id=match_id, report=report_id)
 
     async def remove(self, match: Match, channel: str, line_id: str, reason: str) -> ChatLine:
         """A moderator's removal of a message, kept as a line of its channel."""

@@ -57,10 +57,16 @@ async def at_table(request: Request) -> tuple[Chat, Match, int | None]:
     return runtime_of(request).chat, match, seat
 
 
-async def moderated(request: Request) -> tuple[Chat, Match]:
-    """The match a moderator acts on, or the API's 401 (no key) / 404."""
+def moderating(request: Request) -> Chat:
+    """The chat, to a moderator; anyone else the API's 401."""
     if not moderator(request):
         raise ApiError(401, "moderator_required", "moderating the chat needs a valid X-API-Key")
+    return runtime_of(request).chat
+
+
+async def moderated(request: Request) -> tuple[Chat, Match]:
+    """The match a moderator acts on, or the API's 401 (no key) / 404."""
+    moderating(request)
     match = await runtime_of(request).matches.get(request.path_params["match_id"])
     if match is None:
         raise ApiError(404, "no_such_match", "no such match")
@@ -121,17 +127,16 @@ async def reports(request: Request) -> Response:
 
 async def open_reports(request: Request) -> Response:
     """The moderators' open list of reports, across matches, the oldest first."""
-    if not moderator(request):
-        raise ApiError(401, "moderator_required", "moderating the chat needs a valid X-API-Key")
+    chat = moderating(request)
     offset = int_query(request, "offset", 0, 0, 1_000_000)
     limit = int_query(request, "limit", 20, 1, PAGE_MAX)
-    return json_response(await runtime_of(request).chat.open_reports(offset, limit))
+    return json_response(await chat.open_reports(offset, limit))
 
 
 async def handled(request: Request) -> Response:
-    """A report handled: off the open list (it stays in the match's reports)."""
-    chat, match = await moderated(request)
-    await chat.handled(match, request.path_params["report_id"])
+    """A report handled: off the open list (it stays in the match's reports). By the match's id
+    alone: a report is handled whatever became of its match."""
+    await moderating(request).handled(request.path_params["match_id"], request.path_params["report_id"])
     return Response(status_code=204)
 
 
