@@ -5,9 +5,8 @@ so a dead worker's matches are taken over by the others, whichever instance they
 
 RQ quits on a Redis error outside its dequeue (a job's bookkeeping, a timeout): each thread's
 worker, the main thread's too, is then made again after a back-off (rq_workers.serve_until), until
-a signal asks it to stop. A drain job cut off by
-Redis leaves its claims to expire; the next drain redoes them from the log
-(services/projector/projector.py)."""
+a signal asks it to stop. A drain job cut off by Redis leaves its claims to expire; the next drain
+redoes them from the log (services/projector/projector.py)."""
 
 from __future__ import annotations
 

@@ -211,7 +211,7 @@ class Chat:
         with _unless_closed():
             kept = await self.lines.report(match.id, report)
         if self.listed is not None:  # (kept in the match's reports first: a retry after an outage here lists it)
-            await self.listed.add(match.id, kept, int(kept.partition("-")[0]), report)
+            await self.listed.add(match.id, kept, report)
         log.warning("chat_reported", match_id=match.id, seat=seat, channel=channel, line=line.id, report=kept)
         return Reported(kept)
 

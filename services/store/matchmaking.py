@@ -114,7 +114,6 @@ class Pools:
         held = await self.redis.hget(keys.pool(game, "players"), player)
         return held.decode() if held else None
 
-
     async def hold(self, players: list[str], table: str, ms: int = HOLD_MS) -> bool:
         """Every player held by ``table`` while it is seated (a table of another pool holding one
         of them first: none held, False). Given back by ``release``, or lapsing after ``ms``."""

@@ -22,6 +22,11 @@ def member(match_id: str, report_id: str) -> str:
     return f"{match_id} {report_id}"
 
 
+def _ms(report_id: str) -> int:
+    """When a report was made: its id's stream time (ms since the epoch)."""
+    return int(report_id.partition("-")[0])
+
+
 class OpenReports:
     def __init__(
         self, redis: Any, partitions: Partitions, link: resp.Link | None = None, kept: int = OPEN_KEPT
@@ -35,9 +40,9 @@ class OpenReports:
         number = self.partitions.of(match_id)
         return [keys.partition(keys.OPEN_REPORTS, number), keys.partition(keys.OPEN_REPORT_BODIES, number)]
 
-    async def add(self, match_id: str, report_id: str, at_ms: int, report: bytes) -> None:
-        """The match's report ``report_id`` (JSON ``report``, made at ``at_ms``) on the open list."""
-        args = [member(match_id, report_id), at_ms, report, self.kept]
+    async def add(self, match_id: str, report_id: str, report: bytes) -> None:
+        """The match's report ``report_id`` (JSON ``report``) on the open list, by when it was made."""
+        args = [member(match_id, report_id), _ms(report_id), report, self.kept]
         (answer,) = await run_scripts(self.link, [Call(self._add, self._keys(match_id), args)])
         reply(answer)
 
@@ -53,7 +58,7 @@ class OpenReports:
         for found, body in zip(members, bodies, strict=True):
             if body is not None:
                 match_id, _, report_id = found.partition(" ")
-                listed.append((match_id, report_id, int(report_id.partition("-")[0]), bytes(body)))
+                listed.append((match_id, report_id, _ms(report_id), bytes(body)))
         return listed
 
     async def count(self) -> int:
