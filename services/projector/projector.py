@@ -158,6 +158,12 @@ class Projector:
                 await asyncio.sleep(self.tick(len(projected)) - (time.monotonic() - step))
                 if len(projected) == self.batch:
                     continue
+                if claim.others and linger_s is None and await queue.retire(token):
+                    # no backlog, and another job runs: this one is surplus (a sweeper queued it as
+                    # a job handed over to the next), and two would share every step to the end of
+                    # their budgets, each claim paying for the other's (tests/service/projector/
+                    # test_queue_calls.py); of two standing down at once, one stays
+                    return Drained(again=False, helper=False)
             now = time.monotonic()
             idle_since = idle_since or now
             linger = linger_s if linger_s is not None else RESIDENT_CHECK_S
@@ -168,14 +174,15 @@ class Projector:
             left = await queue.release(token)
             if left is None:
                 continue  # a match turned dirty meanwhile
-            if left == 0 and linger_s is None and not self.stopping and now < deadline:
-                # the only job left: it stays, waiting for work for the rest of its budget (its
-                # slot back at its next claim); where another holds a slot, that one stays
-                resident, renewed_at = True, -every_s
+            if left == 0 and not self.stopping and now < deadline:
+                # the only job left, a helper too (the job it helped may have stood down): it
+                # stays, waiting for work for the rest of its budget (its slot back at its next
+                # claim); where another holds a slot, that one stays
+                resident, renewed_at, linger_s = True, -every_s, None
                 continue
             # a job always runs: the last to let go at its budget's end queues the next (a
-            # helper, or a stopping process's, leaves it to the sweepers)
-            return Drained(again=left == 0 and linger_s is None and not self.stopping, helper=False)
+            # stopping process's leaves it to the sweepers)
+            return Drained(again=left == 0 and not self.stopping, helper=False)
 
     def tick(self, claimed: int) -> float:
         """The pause between drain steps after one that claimed ``claimed`` matches (some): its

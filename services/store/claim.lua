@@ -19,11 +19,12 @@
 -- ARGV[1] now (unix s); ARGV[2] lease (s); ARGV[3] how many; ARGV[4] the job's token;
 -- ARGV[5] '1' to read the tails; ARGV[6] '1' to renew; ARGV[7] '1' if the job holds claims now;
 -- ARGV[8] the prefix of a job's own wake-up key (the job's token follows it).
--- Returns {ids, tails, since}: tails (when read) holds {checkpoint, XRANGE entries} per claimed id;
--- since, when each claimed id turned dirty (its score: the projector's queueing, measured).
+-- Returns {ids, tails, since, others}: tails (when read) holds {checkpoint, XRANGE entries} per
+-- claimed id; since, when each claimed id turned dirty (its score: the projector's queueing,
+-- measured); others, how many other jobs hold a live slot.
 local now = tonumber(ARGV[1])
 local job = ARGV[4]
-local slots, held, holding = held_by_others(KEYS[2], KEYS[3], job, now)
+local slots, held, holding, others = held_by_others(KEYS[2], KEYS[3], job, now)
 local live = false
 local lapsed = {}
 for i = 1, #slots, 2 do
@@ -82,4 +83,4 @@ if ARGV[5] == '1' then
     tails[i] = {checkpoint, redis.call('XRANGE', 'match:{' .. id .. '}:log', (checkpoint + 1) .. '-0', '+')}
   end
 end
-return {ids, tails, since}
+return {ids, tails, since, others}

@@ -8,7 +8,8 @@ The dirty set is a zset (match id -> when it turned dirty), drained oldest first
 commands here, or dirty.lua's function inside append.lua) wakes a waiting job; a job always runs
 (services/projector/upkeep.py queues one where none holds a slot), so a mark queues none.
 Claiming (claim.lua) puts a lapsed job's matches back at the front first; a job finding nothing
-lets go of its slot only if nothing turned dirty meanwhile (release.lua), so no wake-up is lost.
+lets go of its slot only if nothing turned dirty meanwhile (release.lua), so no wake-up is lost;
+a job that another live job makes surplus stands down (retire.lua), the other woken.
 A match is held by one live job at a time (held.lua): one marked dirty again while its job
 projects it is left to that job, which is woken on its own wake-up to take it again; another job
 takes it only once that job's slot has lapsed.
@@ -48,6 +49,7 @@ class Claim:
     match_ids: list[str]  # claimed, dirty longest first
     tails: dict[str, tuple[int, list[Record]]]  # where the logs live on this Redis: checkpoint and entries after it
     since: list[float]  # when each claimed match turned dirty (unix s; 0: put back after a lapsed claim)
+    others: int = 0  # other jobs holding a live slot
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,7 @@ class ProjectorQueue:
         # held.lua: what the other live jobs hold, which both scripts need
         self._claim = redis.register_script(script(_HERE / "claim.lua", "held.lua"))
         self._release = redis.register_script(script(_HERE / "release.lua", "held.lua"))
+        self._retire = redis.register_script(script(_HERE / "retire.lua"))
         self._marks = Batched(self._mark_all)
 
     async def mark_dirty(self, match_id: str) -> None:
@@ -98,11 +101,11 @@ class ProjectorQueue:
         now = time.time() if now is None else now
         args = [now, lease_s, count, token, int(self.tails), int(renew), int(bool(done)), keys.JOB_WAKE]
         (answer,) = await run_scripts(self.link, [Call(self._claim, [keys.DIRTY, keys.CLAIMS, keys.ACTIVE], args)])
-        claimed, tails, since = reply(answer)
+        claimed, tails, since, others = reply(answer)
         match_ids = [raw.decode() for raw in claimed]
         read = zip(match_ids, tails, strict=True) if tails else ()
         known = {match_id: (after, records_of(entries)) for match_id, (after, entries) in read}
-        return Claim(match_ids, known, [float(score) for score in since])
+        return Claim(match_ids, known, [float(score) for score in since], int(others))
 
     async def wait(self, token: str, timeout_s: float) -> None:
         """Until a match turns dirty (a mark adds the wake-up), another job left the job ``token``
@@ -119,6 +122,14 @@ class ProjectorQueue:
         (answer,) = await run_scripts(self.link, [call])
         left = int(reply(answer))
         return None if left < 0 else left
+
+    async def retire(self, token: str, now: float | None = None) -> bool:
+        """The job ``token`` stands down if another job holds a live slot (the one left is woken
+        for what is dirty): whether it did."""
+        now = time.time() if now is None else now
+        named = [keys.DIRTY, keys.ACTIVE, keys.CLAIMS, keys.WAKE]
+        (answer,) = await run_scripts(self.link, [Call(self._retire, named, [token, now, keys.JOB_WAKE])])
+        return int(reply(answer)) > 0
 
     async def stop(self, token: str, now: float | None = None) -> int:
         """The job ``token`` stops with work left: lets go of its claims, its slot and its own

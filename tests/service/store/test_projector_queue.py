@@ -2,7 +2,8 @@
 backend: matches claimed dirty longest first, a lapsed job's claims back at the front, a match
 held by one live job at a time (taken over once its lease lapses), a claim
 bringing the logs' tails where they live beside the queue, a mark waking a waiting job, no
-wake-up lost, the queue instance of a match, and the workers' heartbeats."""
+wake-up lost, a surplus job standing down, the queue instance of a match, and the workers'
+heartbeats."""
 
 from __future__ import annotations
 
@@ -188,6 +189,24 @@ async def test_a_job_lets_go_only_when_nothing_turned_dirty(backend, queue):
     assert await queue.release("job") == 1  # it let go; "other" still holds a slot
     assert await backend.queue.zscore(keys.ACTIVE, "job") is None
     assert await queue.release("other") == 0  # the last: it queues the next (services/projector)
+
+
+async def test_a_surplus_job_stands_down_only_beside_another_and_wakes_it(backend, queue):
+    await mark(queue, "a")
+    assert (await queue.claim("one", 60.0, 5, [])).others == 0
+    assert not await queue.retire("one")  # alone: it stays
+    assert await backend.queue.zscore(keys.ACTIVE, "one") is not None
+    assert (await queue.claim("two", 60.0, 5, [])).others == 1
+    await mark(queue, "a")  # a command on a while "one" holds it
+    await queue.wait("two", 0.05)  # the mark's wake-up, taken
+    assert (await queue.claim("two", 60.0, 5, [], renew=False)).match_ids == []  # a is one's
+    assert await queue.retire("one")  # "two" runs: "one" stands down
+    assert await backend.queue.zscore(keys.ACTIVE, "one") is None
+    assert await backend.queue.hget(keys.CLAIMS, "one") is None
+    await asyncio.wait_for(queue.wait("two", 10.0), 2)  # woken for a, no longer held (else a TimeoutError)
+    assert (await queue.claim("two", 60.0, 5, [], renew=False)).match_ids == ["a"]
+    assert not await queue.retire("two")  # the last: it stays
+    assert (await queue.backlog()).running == 1
 
 
 async def test_a_job_stopping_with_work_left_lets_go_of_its_claims_and_slot(backend, queue):
