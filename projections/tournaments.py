@@ -98,6 +98,7 @@ class Tournament(msgspec.Struct):
     rounds: list[RoundStarted]
     no_shows: dict[str, tuple[str, ...]]  # match id -> the players who did not come
     ended: bool = False
+    ended_at: float = 0.0  # when it ended (unix s)
 
     @property
     def status(self) -> str:
@@ -123,7 +124,7 @@ def fold(entries: Iterable[Entry]) -> Tournament:
         elif isinstance(entry, NoShow):
             tournament.no_shows[entry.match_id] = entry.absent
         elif isinstance(entry, Ended):
-            tournament.ended = True
+            tournament.ended, tournament.ended_at = True, entry.at
     return tournament
 
 

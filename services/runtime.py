@@ -214,6 +214,8 @@ class Runtime:
             listings,
             self.players,
             player_events,
+            self.archive,
+            settings.archive_grace_s,
         )
         self.projector = Projector(
             self.matches,

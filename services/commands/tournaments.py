@@ -10,7 +10,9 @@ last table of the one before has ended (and not before its time on a schedule): 
 projector as a table's match ends and by every process's sweeper (the start, the schedule, the
 no-shows: a seat not taken ``join_s`` after its round started). Standings are a projection of the
 tables' results (projections/tournaments.py): kept live as each match ends, and ``rebuild`` reads
-the same from the matches' logs.
+the same from the matches' logs. Where the deployment has an archive, a finished tournament leaves
+Redis for it (its log and ranks, one object) as long after its end as a finished match does; it
+stays on the list, and reads find it in the archive.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from services.commands.players import Player, Players
 from services.commands.ratings import Ratings
 from services.commands.refused import Refused
 from services.ops import logs
+from services.store.archive import Archive, compress, decompress, tournament_name
 from services.store.lobby import LobbyListings
 from services.store.player_events import PlayerEvents
 from services.store.tournaments import TournamentBook
@@ -46,7 +49,20 @@ ROUNDS_MAX = 20
 # a seat that does not act in 2 minutes and a 10-minute bank, twice in a row, concedes: a no-show
 # that took its seat still ends its table
 CLOCK: dict[str, Any] = {"per_move_s": 120, "bank_s": 600, "limit": 2, "forfeit": True}
+ARCHIVE_RETRY_S = 60.0  # a tournament's archiving that failed is tried again this much later
+ARCHIVED_KEPT = 256  # archived tournaments kept in memory once read (they never change)
 _encoder = msgspec.json.Encoder()
+
+
+class ArchivedTournament(msgspec.Struct, frozen=True):
+    """What the archive holds of a finished tournament (``tavern-tournament/1``)."""
+
+    log: list[msgspec.Raw]  # its entries, as Redis held them
+    results: dict[str, dict[str, int]]  # match id -> player -> rank at its table
+    format: str = "tavern-tournament/1"
+
+
+_archived_decoder = msgspec.json.Decoder(ArchivedTournament)
 
 
 class NewTournament(msgspec.Struct, forbid_unknown_fields=True):
@@ -127,7 +143,12 @@ class Tournaments:
         listings: LobbyListings,
         players: Players,
         events: PlayerEvents,
+        archive: Archive | None = None,
+        grace_s: float = 3600.0,
     ) -> None:
+        self.archive = archive  # where a finished tournament goes ``grace_s`` after its end (None: it stays)
+        self.grace_s = grace_s
+        self._archived: dict[str, ArchivedTournament] = {}  # read from the archive, the latest last
         self.book = book
         self.events = events  # each player's: a round's table is announced there
         self.players = players
@@ -209,7 +230,7 @@ class Tournaments:
 
     async def info(self, tournament_id: str) -> TournamentInfo:
         tournament, _ = await self._read(tournament_id)
-        results = await self.live_results(tournament_id)
+        results = await self.live_results(tournament_id, tournament.ended)
         spec = tournament.spec
         names = await asyncio.gather(*(self.players.name(player) for player in tournament.ratings))
         return TournamentInfo(
@@ -232,8 +253,11 @@ class Tournaments:
             shown.append(summary)
         return shown
 
-    async def live_results(self, tournament_id: str) -> dict[str, dict[str, int]]:
+    async def live_results(self, tournament_id: str, ended: bool = False) -> dict[str, dict[str, int]]:
+        """Each ended table's ranks; of a tournament that ``ended``, from the archive once it left Redis."""
         kept = await self.book.results(tournament_id)
+        if not kept and ended and (archived := await self._from_archive(tournament_id)) is not None:
+            return archived.results
         return {match_id: msgspec.json.decode(ranks, type=dict[str, int]) for match_id, ranks in kept.items()}
 
     async def rebuild(self, tournament_id: str) -> list[pure.StandingRow]:
@@ -282,7 +306,7 @@ class Tournaments:
         for _ in range(ATTEMPTS):
             tournament, length = await self._read(tournament_id)
             if tournament.ended:
-                return None
+                return await self._archived_by(tournament_id, tournament, now)
             spec = tournament.spec
             if not tournament.rounds and not start and now < spec.start_at:
                 return spec.start_at
@@ -301,7 +325,7 @@ class Tournaments:
             if planned is None:
                 if await self.book.append(tournament_id, length, [encode(pure.Ended(now))]):
                     log.info("tournament_ended", tournament=tournament_id)
-                    return None
+                    return None if self.archive is None else now + self.grace_s
                 continue
             number = len(tournament.rounds) + 1
             tables = [Table(await self._table(tournament, players), players) for players in planned.tables]
@@ -350,8 +374,49 @@ class Tournaments:
             log.info("tournament_no_show", tournament=tournament.spec.tournament_id, match_id=table.match_id)
         return entries
 
+    async def _archived_by(self, tournament_id: str, tournament: Tournament, now: float) -> float | None:
+        """A finished tournament ``grace_s`` after its end: its log and ranks written to the archive,
+        read back whole, then taken out of Redis (None: it is, or stays, where it is for good;
+        else when to look again)."""
+        if self.archive is None:
+            return None
+        if now < tournament.ended_at + self.grace_s:
+            return tournament.ended_at + self.grace_s
+        entries = await self.book.log(tournament_id)
+        if not entries:
+            return None  # archived already: read from there
+        results = await self.live_results(tournament_id)
+        data = compress(_encoder.encode(ArchivedTournament([msgspec.Raw(entry) for entry in entries], results)))
+        name = tournament_name(tournament_id)
+        try:
+            await self.archive.put(name, data)
+            if await self.archive.get(name) != data:
+                raise OSError(f"the archive gave back other bytes than written for {name}")
+        except Exception:  # the archive away: the tournament stays in Redis until a later sweep
+            log.exception("tournament_archive_failed", tournament=tournament_id)
+            return now + ARCHIVE_RETRY_S
+        await self.book.forget(tournament_id)
+        log.info("tournament_archived", tournament=tournament_id, entries=len(entries), tables=len(results))
+        return None
+
+    async def _from_archive(self, tournament_id: str) -> ArchivedTournament | None:
+        if self.archive is None:
+            return None
+        archived = self._archived.get(tournament_id)
+        if archived is None:
+            data = await self.archive.get(tournament_name(tournament_id))
+            if data is None:
+                return None
+            archived = _archived_decoder.decode(decompress(data))
+            if len(self._archived) >= ARCHIVED_KEPT:
+                del self._archived[next(iter(self._archived))]
+            self._archived[tournament_id] = archived
+        return archived
+
     async def _read(self, tournament_id: str) -> tuple[Tournament, int]:
-        raw = await self.book.log(tournament_id)
+        raw: list[bytes] = await self.book.log(tournament_id)
+        if not raw and (archived := await self._from_archive(tournament_id)) is not None:
+            raw = [bytes(entry) for entry in archived.log]
         if not raw:
             raise Refused("not_found", "no_such_tournament", "no such tournament")
         return pure.fold(pure.ENTRY.decode(entry) for entry in raw), len(raw)

@@ -41,6 +41,11 @@ def meta_name(match_id: str) -> str:
     return f"matches/{match_id[:2]}/{match_id}.meta.json"
 
 
+def tournament_name(tournament_id: str) -> str:
+    """A finished tournament: its log and its tables' ranks (``tavern-tournament/1``, JSON, gzip)."""
+    return f"tournaments/{tournament_id[:2]}/{tournament_id}.json.gz"
+
+
 def hibernated_log_name(match_id: str, token: str) -> str:
     """A hibernated match's log, as an unsigned export (services/commands/hibernation.py), under the
     token of its snapshot: each hibernation writes its own objects, which no later one overwrites."""

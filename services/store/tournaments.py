@@ -62,6 +62,12 @@ class TournamentBook:
         (answer,) = await self.link.exchange([["HSET", key, match_id, ranks]])
         reply(answer)
 
+    async def forget(self, tournament_id: str) -> None:
+        """The tournament's log and ranks out of Redis (archived: services/commands/tournaments.py)."""
+        named = [keys.tournament_log(tournament_id), keys.tournament_results(tournament_id)]
+        (answer,) = await self.link.exchange([["DEL", *named]])
+        reply(answer)
+
     async def results(self, tournament_id: str) -> dict[str, bytes]:
         (answer,) = await self.link.exchange([["HGETALL", keys.tournament_results(tournament_id)]], True)
         found = reply(answer)  # a dict from fakeredis, flat from a Redis

@@ -12,6 +12,7 @@ from services.store import keys
 from services.store.chat import CHANNELS, ChatLog
 from services.store.evictions import Evictions
 from services.store.match_meta import MatchMetas
+from services.store.tournaments import TournamentBook
 from services.store.unmarked import Unmarked
 from tests.service.store.partitioned import PARTITIONS, shares
 
@@ -30,13 +31,14 @@ async def test_a_match_leaves_in_one_delete_with_the_idempotency_records_named(b
     await chat.block("m", "0", "1", True)
     await chat.report("m", b"{}")
     await chat.close("m")  # as the archiver does before reading it: the mark goes with the match
+    await TournamentBook(backend.events, PARTITIONS, shares(backend)).table("m", "cup")  # a tournament's table
     assert await metas.read("m") == {"game": "g", "quota": '["ann", "bob"]'}
     assert quota_of(await metas.field("m", "quota")) == ("ann", "bob")
     await evictions.evict("m", [(0, "k1"), (0, "k1"), (2, "never-sent")])
     assert await metas.read("m") is None
     assert quota_of(await metas.field("m", "quota")) == ()
     assert not await backend.events.exists(keys.log("m"), keys.views("m"), keys.idempotency("m", 0, "k1"))
-    assert not await backend.events.exists(*keys.chat_keys("m", CHANNELS))
+    assert not await backend.events.exists(*keys.chat_keys("m", CHANNELS), keys.match_tournament("m"))
     assert await backend.events.exists(keys.idempotency("m", 1, "kept"))
 
 

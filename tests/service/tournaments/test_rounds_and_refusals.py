@@ -238,3 +238,36 @@ async def test_a_tables_end_makes_its_tournament_due_and_a_sweep_advances_it(app
             break
         await asyncio.sleep(0.01)
     assert len(info["pairings"]) == 2 and info["pairings"][0]["tables"][0]["points"] == [1.0, 0.0]
+
+
+async def test_a_finished_tournament_leaves_redis_for_the_archive_and_reads_the_same(settings, tmp_path):
+    """An hour (the deployment's grace) after its end, a sweep moves the tournament's log and ranks
+    to the archive and out of Redis; it stays on the list, and every read answers as before."""
+    app = create_app(dataclasses.replace(settings, archive_dir=str(tmp_path / "archive")), embedded_worker=True)
+    async with app.router.lifespan_context(app), httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://tavern"
+    ) as api:
+        ann, ben, cat = [await Person(api).register(name) for name in ("Ann", "Ben", "Cat")]
+        tournament_id = await tournament(ann, game="mercenaries", kind="elimination")
+        for person in (ann, ben):
+            await act(person, tournament_id, "register")
+        (table,) = (await act(ann, tournament_id, "start"))["pairings"][0]["tables"]
+        for person in (ann, ben):
+            await person.join(table["match_id"])
+        runtime, book = app.state.runtime, app.state.runtime.tournaments.book
+        conceded = await ben.call("POST", f"/v1/matches/{table['match_id']}/commands", {"type": "Concede"}, seat=True)
+        assert conceded.status_code == 200, conceded.text  # the table, and the tournament, end
+        before = await settled(api, app, tournament_id, "finished")
+        listed = (await api.get("/v1/tournaments")).json()
+        ended_at = time.time()
+        assert await book.due.of(tournament_id) > ended_at + 3000  # looked at again after the grace
+        assert await runtime.tournaments.advance(tournament_id, ended_at) > ended_at + 3000
+        assert await book.log(tournament_id)  # not yet
+        assert await runtime.tournaments.advance(tournament_id, ended_at + 3601) is None
+        assert await book.log(tournament_id) == [] and await book.results(tournament_id) == {}
+        assert list((tmp_path / "archive" / "tournaments").glob(f"*/{tournament_id}.json.gz"))
+        assert (await api.get(f"/v1/tournaments/{tournament_id}")).json() == before
+        assert (await api.get("/v1/tournaments")).json() == listed
+        await act(cat, tournament_id, "register", 409, "registration_closed")
+        await act(ann, tournament_id, "withdraw", 409, "tournament_over")
+        assert await runtime.tournaments.advance(tournament_id, FAR) is None  # archived already
