@@ -12,6 +12,8 @@ ticket lapses when its player has not been heard for ``LAPSE_S``: heard means it
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import secrets
 import time
@@ -29,7 +31,8 @@ from services.commands.ratings import Ratings
 from services.commands.refused import Refused
 from services.ops import logs
 from services.store.lobby import LobbyListings
-from services.store.matchmaking import WAITING, Moved, Pools
+from services.store.matchmaking import HOLD_MS, WAITING, Moved, Pools
+from services.store.outage import REDIS_DOWN
 from services.store.player_events import PlayerEvents
 
 log = logs.get("tavern.matchmaker")
@@ -152,6 +155,7 @@ class Matchmaker:
         self.listings = listings
         self.events = events
         self.close = close  # closes a lobby match not started yet (Lobby.close)
+        self.hold_ms = HOLD_MS  # a table's hold of its players, renewed a third of the way through until seated
 
     async def ask(self, player: Player, asked: NewTicket, now: float | None = None) -> Ticket:
         """A waiting ticket; a RulesError if the tables it asks for are not matches of the game."""
@@ -255,12 +259,24 @@ class Matchmaker:
         taken = f"matched {secrets.token_hex(6)}"
         players = sorted({ticket.player for ticket in table.tickets})
         # held across the pools while seated: a player another pool's table holds is not seated here too
-        if not await self.pools.hold(players, taken):
+        if not await self.pools.hold(players, taken, self.hold_ms):
             return 0
+        holding = asyncio.create_task(self._keep_holding(players, taken))  # a seating slowed by an outage
         try:
             return await self._seat_held(game_id, table, taken, now)
         finally:
+            holding.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await holding
             await self.pools.release(players, taken)
+
+    async def _keep_holding(self, players: list[str], taken: str) -> None:
+        while True:
+            await asyncio.sleep(self.hold_ms / 3000)
+            try:
+                await self.pools.renew(players, taken, self.hold_ms)
+            except REDIS_DOWN as problem:  # tried again a third of a hold later
+                log.warning("hold_renewal_failed", error=str(problem), players=players)
 
     async def _seat_held(self, game_id: str, table: matching.Table, taken: str, now: float) -> int:
         moved = [Moved(t.ticket_id, t.player, t.created) for t in table.tickets]

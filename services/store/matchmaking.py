@@ -117,18 +117,24 @@ class Pools:
     async def hold(self, players: list[str], table: str, ms: int = HOLD_MS) -> bool:
         """Every player held by ``table`` while it is seated (a table of another pool holding one
         of them first: none held, False). Given back by ``release``, or lapsing after ``ms``."""
-        calls = [Call(self._lease, [keys.seating(player)], [table, str(ms)]) for player in players]
-        taken = [reply(answer) == 1 for answer in await run_scripts(self.link, calls)]
+        taken = [reply(answer) == 1 for answer in await run_scripts(self.link, self._leases(players, table, ms))]
         if all(taken):
             return True
         await self.release([player for player, held in zip(players, taken, strict=True) if held], table)
         return False
 
+    async def renew(self, players: list[str], table: str, ms: int = HOLD_MS) -> None:
+        """The players' holds by ``table`` kept ``ms`` more (one that lapsed and is free, taken again)."""
+        await run_scripts(self.link, self._leases(players, table, ms))
+
     async def release(self, players: list[str], table: str) -> None:
         """The players held by ``table`` let go (those another holds now are left to it)."""
         if players:
-            given = [Call(self._lease, [keys.seating(player)], [table, "0"]) for player in players]
-            await run_scripts(self.link, given)
+            await run_scripts(self.link, self._leases(players, table, 0))
+
+    def _leases(self, players: list[str], table: str, ms: int) -> list[Call]:
+        """lease.lua on each player's hold, for ``ms`` (0: given back)."""
+        return [Call(self._lease, [keys.seating(player)], [table, str(ms)]) for player in players]
 
 
 def _keys(game: str, *parts: str) -> list[str]:

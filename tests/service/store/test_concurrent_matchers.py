@@ -93,3 +93,29 @@ async def test_two_pools_sweeping_at_once_seat_a_player_once(backend):
     for player in players:
         found = [raw for _, raw in await events.events(player.id, "0-0", 10) if b"match_found" in raw]
         assert len(found) == (player.id in seated)
+
+
+class SlowTables(Tables):
+    """A match made slower than a table's hold lasts (a shard failing over, say)."""
+
+    async def create(self, *made: Any, **kept: Any) -> Any:
+        await asyncio.sleep(0.8)
+        return await super().create(*made, **kept)
+
+
+async def test_a_seating_slower_than_its_hold_keeps_its_players_held(backend):
+    """The hold is renewed while the table is seated, so another pool's table cannot take its
+    players however long the match takes to make; it is given back once they are seated."""
+    players = [Player(f"s{n}", f"S{n}", 0.0) for n in range(3)]
+    tables = SlowTables()
+    ratings = Ratings(dict.fromkeys((player.id for player in players), 25.0))
+    matcher = Matchmaker(Pools(backend.events), ratings, tables, tables, PlayerEvents(backend.events), tables.close)
+    matcher.hold_ms = 200
+    for player in players:
+        await matcher.ask(player, NewTicket("taverna", seats=[3, 3], rated=False), 1000.0)
+    seating = asyncio.create_task(matcher.sweep_pool("taverna", 1001.0))
+    await asyncio.sleep(0.6)  # three holds into the match's making
+    assert not tables.made
+    assert not await matcher.pools.hold([players[0].id], "another pool's table", 200)
+    assert await seating == 1
+    assert await matcher.pools.hold([players[0].id], "another pool's table", 200)
