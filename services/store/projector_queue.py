@@ -71,10 +71,10 @@ class ProjectorQueue:
         self.link = link or link_to(redis)
         self.waiter = waiter or link_to(redis)
         self.tails = tails
-        # held.lua: what the other live jobs hold, which both scripts need
+        # held.lua: what the other live jobs hold, which the three scripts need
         self._claim = redis.register_script(script(_HERE / "claim.lua", "held.lua"))
         self._release = redis.register_script(script(_HERE / "release.lua", "held.lua"))
-        self._retire = redis.register_script(script(_HERE / "retire.lua"))
+        self._retire = redis.register_script(script(_HERE / "retire.lua", "held.lua"))
         self._marks = Batched(self._mark_all)
 
     async def mark_dirty(self, match_id: str) -> None:
